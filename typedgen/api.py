@@ -1,0 +1,24 @@
+"""The facade: ``grammar_of`` and ``compile``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from typedgen.compiler.compiled import CompiledGrammar, compile_grammar
+from typedgen.types import grammar_of
+
+if TYPE_CHECKING:
+    from typedgen.compiler.vocabulary import Vocabulary
+
+__all__ = ["compile", "grammar_of"]
+
+
+def compile(  # noqa: A001 - the public name is part of the contract (DESIGN.md section 3)
+    grammar_or_output_type: object, vocabulary: Vocabulary, *, cache: bool = True
+) -> CompiledGrammar:
+    """Compile a grammar or output type for a vocabulary; cached by (IR hash, vocabulary).
+
+    Raises :class:`~typedgen.errors.GrammarError` for bad grammars and
+    :class:`~typedgen.errors.CompileError` when a compile budget runs out.
+    """
+    return compile_grammar(grammar_of(grammar_or_output_type), vocabulary, cache=cache)

@@ -1,0 +1,419 @@
+"""Byte-level automata for terminals: IR expression -> NFA -> minimal DFA.
+
+Terminals are regular; each is compiled to a trimmed, minimal DFA over bytes whose every live
+state can still reach acceptance. Intersection and complement are done on DFAs (complement is
+taken within valid UTF-8 text). A state budget stops pathological expressions with a clear error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from typedgen.errors import CompileBudgetError, GrammarError
+from typedgen.ir.nodes import (
+    MAX_CODEPOINT,
+    Alt,
+    CharClass,
+    Complement,
+    Expr,
+    Intersect,
+    Lit,
+    Ref,
+    Repeat,
+    Seq,
+)
+from typedgen.ir.origin import Origin
+from typedgen.compiler.utf8 import utf8_sequences
+
+__all__ = ["DFA", "DEFAULT_STATE_BUDGET", "expr_to_dfa"]
+
+DEFAULT_STATE_BUDGET = 20_000
+IntArray = npt.NDArray[np.int32]
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True, eq=False)
+class DFA:
+    """A deterministic automaton over bytes; state 0 is the start, ``-1`` in ``trans`` is dead."""
+
+    trans: IntArray
+    accept: BoolArray
+
+    @property
+    def n_states(self) -> int:
+        return int(self.trans.shape[0])
+
+    def matches(self, data: bytes) -> bool:
+        """Whether the whole of ``data`` is in the language."""
+        q = 0
+        for b in data:
+            q = int(self.trans[q, b])
+            if q < 0:
+                return False
+        return bool(self.accept[q])
+
+    def is_empty(self) -> bool:
+        """Whether the language is empty."""
+        return not bool(self.trimmed().accept.any())
+
+    def accepts_empty(self) -> bool:
+        """Whether the empty string is in the language."""
+        return bool(self.accept[0])
+
+    def trimmed(self) -> DFA:
+        """Drop unreachable states and make states that cannot reach acceptance dead."""
+        trans, accept = self.trans, self.accept
+        n = trans.shape[0]
+        reach = np.zeros(n, dtype=bool)
+        reach[0] = True
+        frontier = [0]
+        while frontier:
+            targets = np.unique(trans[frontier])
+            targets = targets[targets >= 0]
+            new = targets[~reach[targets]]
+            reach[new] = True
+            frontier = new.tolist()
+        # Co-reachability: reverse BFS from accepting states.
+        src, byte = np.nonzero(trans >= 0)
+        dst = trans[src, byte]
+        order = np.argsort(dst, kind="stable")
+        src_sorted, dst_sorted = src[order], dst[order]
+        starts = np.searchsorted(dst_sorted, np.arange(n + 1))
+        live = accept & reach
+        frontier = np.nonzero(live)[0].tolist()
+        while frontier:
+            preds = np.concatenate(
+                [src_sorted[starts[q] : starts[q + 1]] for q in frontier]
+            ) if frontier else np.zeros(0, dtype=np.int64)
+            preds = np.unique(preds)
+            new = preds[~live[preds] & reach[preds]]
+            live[new] = True
+            frontier = new.tolist()
+        if not live[0]:
+            return DFA(np.full((1, 256), -1, dtype=np.int32), np.zeros(1, dtype=bool))
+        keep = np.nonzero(live)[0]
+        remap = np.full(n + 1, -1, dtype=np.int32)
+        remap[keep] = np.arange(len(keep), dtype=np.int32)
+        new_trans = remap[trans[keep]]  # -1 maps to remap[-1] == -1
+        return DFA(new_trans.astype(np.int32), accept[keep].copy())
+
+    def minimized(self) -> DFA:
+        """The minimal equivalent DFA (Hopcroft over byte equivalence classes)."""
+        d = self.trimmed()
+        n = d.n_states
+        if n <= 1:
+            return d
+        dead = n
+        table = np.where(d.trans < 0, dead, d.trans)
+        table = np.vstack([table, np.full((1, 256), dead, dtype=np.int32)])
+        accept = np.append(d.accept, False)
+        columns = np.unique(table.T, axis=0)  # one column per byte class
+        # Predecessor lists per byte class.
+        preds: list[list[list[int]]] = []
+        for col in columns:
+            lists: list[list[int]] = [[] for _ in range(n + 1)]
+            for p, q in enumerate(col.tolist()):
+                lists[q].append(p)
+            preds.append(lists)
+        block_of = accept.astype(np.int64).tolist()
+        blocks: list[set[int]] = [set(), set()]
+        for q, b in enumerate(block_of):
+            blocks[b].add(q)
+        blocks = [b for b in blocks if b]
+        block_of = [0] * (n + 1)
+        for i, b in enumerate(blocks):
+            for q in b:
+                block_of[q] = i
+        work = {min(range(len(blocks)), key=lambda i: len(blocks[i]))} if len(blocks) > 1 else set()
+        while work:
+            a = work.pop()
+            splitter = list(blocks[a])
+            for lists in preds:
+                x: set[int] = set()
+                for q in splitter:
+                    x.update(lists[q])
+                if not x:
+                    continue
+                touched: dict[int, list[int]] = {}
+                for p in x:
+                    touched.setdefault(block_of[p], []).append(p)
+                for b, members in touched.items():
+                    if len(members) == len(blocks[b]):
+                        continue
+                    inside = set(members)
+                    blocks[b] -= inside
+                    new_index = len(blocks)
+                    blocks.append(inside)
+                    for p in inside:
+                        block_of[p] = new_index
+                    if b in work:
+                        work.add(new_index)
+                    else:
+                        work.add(new_index if len(inside) <= len(blocks[b]) else b)
+        # Renumber blocks: start block first, dead block removed.
+        dead_block = block_of[dead]
+        order = [block_of[0]]
+        seen = {block_of[0], dead_block}
+        for q in range(n):
+            b = block_of[q]
+            if b not in seen:
+                seen.add(b)
+                order.append(b)
+        new_id = {b: i for i, b in enumerate(order)}
+        new_id[dead_block] = -1
+        reps = [next(iter(blocks[b])) for b in order]
+        mapping = np.array([new_id[block_of[q]] for q in range(n + 1)], dtype=np.int32)
+        new_trans = mapping[table[reps]]
+        new_accept = accept[reps]
+        return DFA(new_trans.astype(np.int32), new_accept.astype(bool))
+
+    def without_empty(self) -> DFA:
+        """The same language minus the empty string."""
+        if not self.accept[0]:
+            return self
+        trans = np.vstack([self.trans[0:1], self.trans])
+        trans = np.where(trans >= 0, trans + 1, -1).astype(np.int32)
+        accept = np.concatenate([[False], self.accept])
+        return DFA(trans, accept).trimmed()
+
+    def product(self, other: DFA, *, both: bool, budget: int) -> DFA:
+        """Intersection (``both=True``) or union of two languages by product construction."""
+        a_t, b_t = self.trans, other.trans
+        index: dict[tuple[int, int], int] = {(0, 0): 0}
+        pairs = [(0, 0)]
+        rows: list[IntArray] = []
+        i = 0
+        while i < len(pairs):
+            qa, qb = pairs[i]
+            i += 1
+            ra = a_t[qa] if qa >= 0 else np.full(256, -1, dtype=np.int32)
+            rb = b_t[qb] if qb >= 0 else np.full(256, -1, dtype=np.int32)
+            row = np.full(256, -1, dtype=np.int32)
+            valid = (ra >= 0) & (rb >= 0) if both else (ra >= 0) | (rb >= 0)
+            na, nb = self.n_states, other.n_states
+            keys = np.where(ra < 0, na, ra).astype(np.int64) * (nb + 1) + np.where(rb < 0, nb, rb)
+            for key in np.unique(keys[valid]).tolist():
+                pa, pb = divmod(int(key), nb + 1)
+                pair = (-1 if pa == na else pa, -1 if pb == nb else pb)
+                target = index.get(pair)
+                if target is None:
+                    target = index[pair] = len(pairs)
+                    pairs.append(pair)
+                    if len(pairs) > budget:
+                        raise CompileBudgetError(
+                            f"automaton exceeds {budget} states", code="dfa-budget"
+                        )
+                row[valid & (keys == key)] = target
+            rows.append(row)
+        acc = np.array(
+            [
+                (self.accept[qa] if qa >= 0 else False) and (other.accept[qb] if qb >= 0 else False)
+                if both
+                else (qa >= 0 and bool(self.accept[qa])) or (qb >= 0 and bool(other.accept[qb]))
+                for qa, qb in pairs
+            ],
+            dtype=bool,
+        )
+        return DFA(np.array(rows, dtype=np.int32), acc)
+
+
+class _NFA:
+    """Thompson NFA over bytes with epsilon edges."""
+
+    def __init__(self, budget: int) -> None:
+        self.eps: list[list[int]] = []
+        self.edges: list[list[tuple[int, int, int]]] = []
+        self.budget = budget
+
+    def state(self) -> int:
+        self.eps.append([])
+        self.edges.append([])
+        if len(self.eps) > self.budget * 8:
+            raise CompileBudgetError(
+                f"terminal automaton exceeds {self.budget * 8} NFA states", code="nfa-budget"
+            )
+        return len(self.eps) - 1
+
+    def embed(self, dfa: DFA) -> tuple[int, int]:
+        base = [self.state() for _ in range(dfa.n_states)]
+        end = self.state()
+        for q in range(dfa.n_states):
+            row = dfa.trans[q]
+            b = 0
+            while b < 256:
+                t = int(row[b])
+                e = b
+                while e + 1 < 256 and int(row[e + 1]) == t:
+                    e += 1
+                if t >= 0:
+                    self.edges[base[q]].append((b, e, base[t]))
+                b = e + 1
+            if dfa.accept[q]:
+                self.eps[base[q]].append(end)
+        return base[0], end
+
+
+class _Builder:
+    def __init__(
+        self, resolve: Callable[[Ref], DFA], budget: int, origin: Origin | None
+    ) -> None:
+        self.resolve = resolve
+        self.budget = budget
+        self.origin = origin
+
+    def build(self, expr: Expr) -> DFA:
+        nfa = _NFA(self.budget)
+        start, end = self._frag(nfa, expr)
+        return _determinize(nfa, start, end, self.budget, expr.origin or self.origin)
+
+    def _frag(self, nfa: _NFA, expr: Expr) -> tuple[int, int]:
+        if isinstance(expr, Lit):
+            start = cur = nfa.state()
+            for b in expr.data:
+                nxt = nfa.state()
+                nfa.edges[cur].append((b, b, nxt))
+                cur = nxt
+            return start, cur
+        if isinstance(expr, CharClass):
+            start, end = nfa.state(), nfa.state()
+            for lo, hi in expr.codepoints():
+                for seq in utf8_sequences(lo, hi):
+                    cur = start
+                    for i, (blo, bhi) in enumerate(seq):
+                        nxt = end if i == len(seq) - 1 else nfa.state()
+                        nfa.edges[cur].append((blo, bhi, nxt))
+                        cur = nxt
+            return start, end
+        if isinstance(expr, Seq):
+            start = cur = nfa.state()
+            for item in expr.items:
+                s, e = self._frag(nfa, item)
+                nfa.eps[cur].append(s)
+                cur = e
+            return start, cur
+        if isinstance(expr, Alt):
+            start, end = nfa.state(), nfa.state()
+            for item in expr.items:
+                s, e = self._frag(nfa, item)
+                nfa.eps[start].append(s)
+                nfa.eps[e].append(end)
+            return start, end
+        if isinstance(expr, Repeat):
+            start = cur = nfa.state()
+            for _ in range(expr.min):
+                s, e = self._frag(nfa, expr.item)
+                nfa.eps[cur].append(s)
+                cur = e
+            if expr.max is None:
+                s, e = self._frag(nfa, expr.item)
+                end = nfa.state()
+                nfa.eps[cur].extend((s, end))
+                nfa.eps[e].extend((s, end))
+                return start, end
+            end = nfa.state()
+            nfa.eps[cur].append(end)
+            for _ in range(expr.max - expr.min):
+                s, e = self._frag(nfa, expr.item)
+                nfa.eps[cur].append(s)
+                nfa.eps[e].append(end)
+                cur = e
+            return start, end
+        if isinstance(expr, Ref):
+            return nfa.embed(self.resolve(expr))
+        if isinstance(expr, Intersect):
+            dfas = [self.build(item) for item in expr.items]
+            acc = dfas[0]
+            for other in dfas[1:]:
+                acc = acc.product(other, both=True, budget=self.budget).minimized()
+            return nfa.embed(acc)
+        if isinstance(expr, Complement):
+            inner = self.build(expr.item)
+            return nfa.embed(_complement_utf8(inner, self.budget))
+        raise GrammarError(f"unsupported node {type(expr).__name__} in a terminal", code="ir")
+
+
+def _closure(nfa: _NFA, states: set[int]) -> frozenset[int]:
+    stack = list(states)
+    seen = set(states)
+    while stack:
+        q = stack.pop()
+        for t in nfa.eps[q]:
+            if t not in seen:
+                seen.add(t)
+                stack.append(t)
+    return frozenset(seen)
+
+
+def _determinize(nfa: _NFA, start: int, end: int, budget: int, origin: Origin | None) -> DFA:
+    first = _closure(nfa, {start})
+    index = {first: 0}
+    sets = [first]
+    rows: list[IntArray] = []
+    i = 0
+    while i < len(sets):
+        current = sets[i]
+        i += 1
+        row = np.full(256, -1, dtype=np.int32)
+        edges = [edge for q in current for edge in nfa.edges[q]]
+        if edges:
+            points = sorted({lo for lo, _, _ in edges} | {hi + 1 for _, hi, _ in edges})
+            for a, b in zip(points, points[1:], strict=False):
+                targets = {t for lo, hi, t in edges if lo <= a and hi >= b - 1}
+                if not targets:
+                    continue
+                key = _closure(nfa, targets)
+                target = index.get(key)
+                if target is None:
+                    target = index[key] = len(sets)
+                    sets.append(key)
+                    if len(sets) > budget:
+                        raise CompileBudgetError(
+                            f"terminal automaton exceeds the budget of {budget} states",
+                            code="dfa-budget",
+                            origin=origin,
+                            hint="simplify the pattern (large counted repetitions multiply states)"
+                            " or raise the budget",
+                        )
+                row[a:b] = target
+        rows.append(row)
+    accept = np.array([end in s for s in sets], dtype=bool)
+    return DFA(np.array(rows, dtype=np.int32).reshape(len(rows), 256), accept).minimized()
+
+
+_UTF8_CACHE: list[DFA] = []
+
+
+def utf8_text_dfa() -> DFA:
+    """The DFA of all valid UTF-8 strings (any number of Unicode scalar values)."""
+    if not _UTF8_CACHE:
+        builder = _Builder(lambda ref: _unresolved(ref), DEFAULT_STATE_BUDGET, None)
+        _UTF8_CACHE.append(builder.build(Repeat(CharClass(((0, MAX_CODEPOINT),)))))
+    return _UTF8_CACHE[0]
+
+
+def _unresolved(ref: Ref) -> DFA:
+    raise GrammarError(f"unresolved reference {ref.name!r}", code="undefined-rule", origin=ref.origin)
+
+
+def _complement_utf8(dfa: DFA, budget: int) -> DFA:
+    n = dfa.n_states
+    trans = np.where(dfa.trans < 0, n, dfa.trans)
+    trans = np.vstack([trans, np.full((1, 256), n, dtype=np.int32)]).astype(np.int32)
+    accept = ~np.append(dfa.accept, False)
+    flipped = DFA(trans, accept)
+    return flipped.product(utf8_text_dfa(), both=True, budget=budget).minimized()
+
+
+def expr_to_dfa(
+    expr: Expr,
+    resolve: Callable[[Ref], DFA] = _unresolved,
+    *,
+    budget: int = DEFAULT_STATE_BUDGET,
+    origin: Origin | None = None,
+) -> DFA:
+    """The minimal DFA of a regular IR expression; ``resolve`` supplies referenced terminals."""
+    return _Builder(resolve, budget, origin).build(expr)

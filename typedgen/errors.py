@@ -1,0 +1,88 @@
+"""The typedgen error tree.
+
+Every error carries a stable ``code``, the ``origin`` of the offending place (a grammar line and
+column, a schema path, a SQL dialect rule) when one is known, and a ``hint`` saying what to do::
+
+    TypedgenError
+     ├── GrammarError          bad grammar text or IR (syntax, undefined rule, empty language, ...)
+     │    └── UnsupportedFeatureError   a construct typedgen refuses explicitly
+     ├── CompileError          the grammar cannot be compiled (budget exceeded, lexer too large)
+     │    └── CompileBudgetError
+     └── VocabularyError       a tokenizer cannot be turned into exact token bytes
+
+Errors that stem from bad user input also subclass :class:`ValueError`, so existing ``except``
+clauses keep working.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typedgen.ir.origin import Origin
+
+__all__ = [
+    "CompileBudgetError",
+    "CompileError",
+    "GrammarError",
+    "TypedgenError",
+    "UnsupportedFeatureError",
+    "VocabularyError",
+]
+
+
+class TypedgenError(Exception):
+    """Base class of every error typedgen raises on purpose."""
+
+    default_code = "typedgen-error"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        origin: Origin | None = None,
+        hint: str | None = None,
+    ) -> None:
+        self.message = message
+        self.code = code or self.default_code
+        self.origin = origin
+        self.hint = hint
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        where = f"{self.origin}: " if self.origin is not None else ""
+        text = f"{where}{self.message} [{self.code}]"
+        if self.hint:
+            text += f"\n  hint: {self.hint}"
+        return text
+
+
+class GrammarError(TypedgenError, ValueError):
+    """The grammar (text or IR) is malformed: syntax, undefined or empty rules, bad ranges."""
+
+    default_code = "grammar"
+
+
+class UnsupportedFeatureError(GrammarError):
+    """A construct that typedgen refuses explicitly rather than dropping silently."""
+
+    default_code = "unsupported"
+
+
+class CompileError(TypedgenError):
+    """A valid grammar could not be compiled for a vocabulary."""
+
+    default_code = "compile"
+
+
+class CompileBudgetError(CompileError):
+    """Compilation stopped because a stated budget (states, rules, time) ran out."""
+
+    default_code = "compile-budget"
+
+
+class VocabularyError(TypedgenError, ValueError):
+    """A tokenizer's tokens cannot be mapped to exact bytes."""
+
+    default_code = "vocabulary"

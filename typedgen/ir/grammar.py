@@ -1,0 +1,226 @@
+"""Rules and grammars: the one structure passed from frontends to the compiler."""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from typedgen.errors import GrammarError
+from typedgen.ir.nodes import Expr
+from typedgen.ir.origin import Origin
+
+__all__ = ["Grammar", "Lexing", "Rule", "TreeShape", "register_format"]
+
+
+class Lexing(str, enum.Enum):
+    """How a terminal's lexemes are delimited.
+
+    ``FREE``: a lexeme may end wherever the terminal's pattern matches (scannerless, as in GBNF
+    and lark's ``dynamic_complete`` lexer): the language is exactly the context-free language.
+    ``CONTEXTUAL``: longest match among the terminals the parser expects at that point (lark's
+    contextual lexer, llguidance); a lexeme cannot end where an expected terminal could go on.
+    ``BASIC``: longest match among *all* terminals whatever the parser expects (lark's basic
+    lexer, sqlglot's tokenizer); needed where the output is re-lexed by a context-free tokenizer.
+    No mode backtracks: a lexeme that can go on must go on.
+    """
+
+    FREE = "free"
+    CONTEXTUAL = "contextual"
+    BASIC = "basic"
+
+
+@dataclass(frozen=True, slots=True)
+class TreeShape:
+    """How a rule's node appears in the parse tree (lark conventions); no effect on the language."""
+
+    inline: bool = False
+    """``_rule``: splice the children into the parent."""
+    expand_single: bool = False
+    """``?rule``: replace the node by its child when it has exactly one."""
+    keep_tokens: bool = False
+    """``!rule``: keep anonymous punctuation tokens in the tree."""
+    filtered: bool = False
+    """Terminal left out of the tree (lark's ``_TERM`` and anonymous literals)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A named rule. ``lexical=True`` makes it a terminal: regular, matched by the lexer."""
+
+    name: str
+    body: Expr
+    lexical: bool = False
+    priority: int = 0
+    lexing: Lexing = Lexing.FREE
+    shape: TreeShape = TreeShape()
+    origin: Origin | None = field(default=None, compare=False)
+
+
+_FORMATS: dict[str, Callable[..., Grammar]] = {}
+
+
+def register_format(name: str, parse: Callable[..., Grammar]) -> None:
+    """Register a text format for ``Grammar.from_<name>`` (frontends call this at import)."""
+    _FORMATS[name] = parse
+
+
+def _parse_with(name: str, *args: Any, **kwargs: Any) -> Grammar:
+    try:
+        parse = _FORMATS[name]
+    except KeyError:
+        raise GrammarError(
+            f"no frontend registered for {name!r}",
+            code="no-frontend",
+            hint="import typedgen (not only typedgen.ir) so that the frontends register",
+        ) from None
+    return parse(*args, **kwargs)
+
+
+class Grammar:
+    """A context-free grammar over UTF-8 bytes: named rules, a start rule, ignored terminals.
+
+    Grammars are immutable; construction validates them (undefined, unreachable and empty rules
+    raise :class:`~typedgen.errors.GrammarError` naming the place). ``str(grammar)`` is the
+    canonical text and :attr:`fingerprint` its hash.
+    """
+
+    __slots__ = ("_fingerprint", "_rules", "_text", "ignore", "origin", "start")
+
+    def __init__(
+        self,
+        rules: Mapping[str, Rule] | list[Rule] | tuple[Rule, ...],
+        start: str,
+        *,
+        ignore: tuple[str, ...] = (),
+        origin: Origin | None = None,
+        validate: bool = True,
+    ) -> None:
+        if isinstance(rules, Mapping):
+            table = dict(rules)
+        else:
+            table = {}
+            for rule in rules:
+                if rule.name in table:
+                    raise GrammarError(
+                        f"rule {rule.name!r} is defined twice",
+                        code="duplicate-rule",
+                        origin=rule.origin,
+                    )
+                table[rule.name] = rule
+        self._rules: dict[str, Rule] = table
+        self.start = start
+        self.ignore = tuple(ignore)
+        self.origin = origin
+        self._text: str | None = None
+        self._fingerprint: str | None = None
+        if validate:
+            from typedgen.ir.passes.validate import validate_grammar
+
+            validate_grammar(self)
+
+    # -- construction from text -------------------------------------------------------------
+    @classmethod
+    def from_lark(cls, text: str, *, start: str = "start", **options: Any) -> Grammar:
+        """Parse Lark grammar text (see :mod:`typedgen.frontends.lark`)."""
+        return _parse_with("lark", text, start=start, **options)
+
+    @classmethod
+    def from_gbnf(cls, text: str, *, start: str = "root", **options: Any) -> Grammar:
+        """Parse llama.cpp GBNF text (see :mod:`typedgen.frontends.gbnf`)."""
+        return _parse_with("gbnf", text, start=start, **options)
+
+    @classmethod
+    def from_regex(cls, pattern: str, **options: Any) -> Grammar:
+        """A grammar whose language is what the Python regex fully matches."""
+        return _parse_with("regex", pattern, **options)
+
+    @classmethod
+    def from_choice(cls, options: list[str] | tuple[str, ...], **kwargs: Any) -> Grammar:
+        """A grammar whose language is exactly the given strings."""
+        return _parse_with("choice", options, **kwargs)
+
+    # -- access ----------------------------------------------------------------------------
+    @property
+    def rules(self) -> Mapping[str, Rule]:
+        """Rules by name, in definition order."""
+        return self._rules
+
+    def __getitem__(self, name: str) -> Rule:
+        return self._rules[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._rules
+
+    def __iter__(self) -> Iterator[Rule]:
+        return iter(self._rules.values())
+
+    def __len__(self) -> int:
+        return len(self._rules)
+
+    def terminals(self) -> list[Rule]:
+        """The lexical rules, in definition order."""
+        return [r for r in self._rules.values() if r.lexical]
+
+    def replace(self, **changes: Any) -> Grammar:
+        """A copy with ``rules``, ``start``, ``ignore`` or ``origin`` replaced (validated)."""
+        return Grammar(
+            changes.get("rules", self._rules),
+            changes.get("start", self.start),
+            ignore=changes.get("ignore", self.ignore),
+            origin=changes.get("origin", self.origin),
+        )
+
+    def with_rule(self, rule: Rule) -> Grammar:
+        """A copy with ``rule`` added or replacing the rule of the same name."""
+        rules = dict(self._rules)
+        rules[rule.name] = rule
+        return self.replace(rules=rules)
+
+    def renamed(self, name: str, new: str) -> Grammar:
+        """A copy where rule ``name`` is called ``new`` (references included)."""
+        from typedgen.ir.passes.rewrite import rename_rules
+
+        return rename_rules(self, {name: new})
+
+    # -- identity --------------------------------------------------------------------------
+    def __str__(self) -> str:
+        if self._text is None:
+            from typedgen.ir.printer import print_grammar
+
+            self._text = print_grammar(self)
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"<Grammar start={self.start!r} rules={len(self._rules)} {self.fingerprint[:12]}>"
+
+    @property
+    def fingerprint(self) -> str:
+        """SHA-256 of the canonical text: equal for structurally equal grammars."""
+        if self._fingerprint is None:
+            self._fingerprint = hashlib.sha256(str(self).encode("utf-8")).hexdigest()
+        return self._fingerprint
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Grammar):
+            return NotImplemented
+        return str(self) == str(other)
+
+    def __hash__(self) -> int:
+        return hash(self.fingerprint)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (list(self._rules.values()), self.start, self.ignore, self.origin))
+
+
+def _rebuild(
+    rules: list[Rule], start: str, ignore: tuple[str, ...], origin: Origin | None
+) -> Grammar:
+    return Grammar(rules, start, ignore=ignore, origin=origin, validate=False)
+
+
+def rule_with(rule: Rule, **changes: Any) -> Rule:
+    """A copy of ``rule`` with fields replaced."""
+    return replace(rule, **changes)

@@ -1,0 +1,210 @@
+"""Expression nodes of the CFG IR.
+
+A grammar is a set of named rules whose bodies are expressions over UTF-8 bytes. Nodes are frozen
+and hashable; ``origin`` never takes part in equality or hashing, so structurally equal grammars
+hash equally wherever they came from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from typedgen.errors import GrammarError
+from typedgen.ir.origin import Origin
+
+__all__ = [
+    "MAX_CODEPOINT",
+    "SURROGATES",
+    "Alt",
+    "CharClass",
+    "Complement",
+    "Expr",
+    "Intersect",
+    "Lit",
+    "Ref",
+    "Repeat",
+    "Seq",
+    "normalize_ranges",
+]
+
+MAX_CODEPOINT = 0x10FFFF
+SURROGATES = (0xD800, 0xDFFF)
+
+
+@dataclass(frozen=True, slots=True)
+class Expr:
+    """Base class of IR expressions."""
+
+    origin: Origin | None = field(default=None, compare=False, repr=False, kw_only=True)
+
+    def children(self) -> tuple[Expr, ...]:
+        """Direct sub-expressions, in order."""
+        return ()
+
+
+@dataclass(frozen=True, slots=True)
+class Lit(Expr):
+    """A literal byte string; ``Lit(b"")`` is the empty string (epsilon)."""
+
+    data: bytes
+
+    @classmethod
+    def text(cls, text: str, *, origin: Origin | None = None) -> Lit:
+        """A literal from text, encoded as UTF-8."""
+        return cls(text.encode("utf-8"), origin=origin)
+
+
+def normalize_ranges(ranges: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Sort and merge code point ranges; reject inverted or out-of-range ones."""
+    items = []
+    for lo, hi in ranges:
+        if lo > hi:
+            raise GrammarError(f"character range {lo:#x}-{hi:#x} is inverted", code="bad-range")
+        if lo < 0 or hi > MAX_CODEPOINT:
+            raise GrammarError(f"character range {lo:#x}-{hi:#x} is outside Unicode", code="bad-range")
+        items.append((lo, hi))
+    items.sort()
+    merged: list[tuple[int, int]] = []
+    for lo, hi in items:
+        if merged and lo <= merged[-1][1] + 1:
+            if hi > merged[-1][1]:
+                merged[-1] = (merged[-1][0], hi)
+        else:
+            merged.append((lo, hi))
+    return tuple(merged)
+
+
+def _complement(ranges: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    out = []
+    nxt = 0
+    for lo, hi in ranges:
+        if lo > nxt:
+            out.append((nxt, lo - 1))
+        nxt = hi + 1
+    if nxt <= MAX_CODEPOINT:
+        out.append((nxt, MAX_CODEPOINT))
+    return tuple(out)
+
+
+def _remove_surrogates(ranges: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    lo_s, hi_s = SURROGATES
+    out = []
+    for lo, hi in ranges:
+        if hi < lo_s or lo > hi_s:
+            out.append((lo, hi))
+            continue
+        if lo < lo_s:
+            out.append((lo, lo_s - 1))
+        if hi > hi_s:
+            out.append((hi_s + 1, hi))
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class CharClass(Expr):
+    """One Unicode scalar value from a set of code point ranges, matched as its UTF-8 bytes.
+
+    ``negated`` complements the set within Unicode. Surrogate code points (U+D800..U+DFFF) have
+    no UTF-8 encoding and are never matched.
+    """
+
+    ranges: tuple[tuple[int, int], ...]
+    negated: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ranges", normalize_ranges(self.ranges))
+
+    @classmethod
+    def of(cls, chars: str, *, negated: bool = False, origin: Origin | None = None) -> CharClass:
+        """A class of the given characters."""
+        return cls(tuple((ord(c), ord(c)) for c in chars), negated, origin=origin)
+
+    def codepoints(self) -> tuple[tuple[int, int], ...]:
+        """The matched code points as sorted, merged, surrogate-free positive ranges."""
+        ranges = _complement(self.ranges) if self.negated else self.ranges
+        return _remove_surrogates(ranges)
+
+    def is_empty(self) -> bool:
+        """Whether the class matches nothing."""
+        return not self.codepoints()
+
+
+@dataclass(frozen=True, slots=True)
+class Seq(Expr):
+    """Concatenation; ``Seq(())`` is the empty string."""
+
+    items: tuple[Expr, ...]
+
+    def children(self) -> tuple[Expr, ...]:
+        return self.items
+
+
+@dataclass(frozen=True, slots=True)
+class Alt(Expr):
+    """Alternation; ``Alt(())`` is the empty language."""
+
+    items: tuple[Expr, ...]
+
+    def children(self) -> tuple[Expr, ...]:
+        return self.items
+
+
+@dataclass(frozen=True, slots=True)
+class Repeat(Expr):
+    """``item{min,max}``; ``max=None`` is unbounded (``*`` is ``{0,}``, ``+`` is ``{1,}``)."""
+
+    item: Expr
+    min: int = 0
+    max: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.min < 0:
+            raise GrammarError(
+                f"repetition minimum {self.min} is negative", code="bad-repeat", origin=self.origin
+            )
+        if self.max is not None and self.max < self.min:
+            raise GrammarError(
+                f"repetition range {{{self.min},{self.max}}}: the end must be >= the start",
+                code="bad-repeat",
+                origin=self.origin,
+            )
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.item,)
+
+
+@dataclass(frozen=True, slots=True)
+class Ref(Expr):
+    """A reference to a named rule."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Intersect(Expr):
+    """Strings matched by every item; only inside lexical rules (terminals)."""
+
+    items: tuple[Expr, ...]
+
+    def children(self) -> tuple[Expr, ...]:
+        return self.items
+
+
+@dataclass(frozen=True, slots=True)
+class Complement(Expr):
+    """Valid UTF-8 strings *not* matched by ``item``; only inside lexical rules (terminals)."""
+
+    item: Expr
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.item,)
+
+
+def walk(expr: Expr) -> Iterator[Expr]:
+    """Every node of ``expr``, pre-order."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(node.children()))

@@ -1,0 +1,182 @@
+"""Grammar validation: every problem is reported with the rule and the place it came from."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+from typedgen.errors import GrammarError
+from typedgen.ir.grammar import Grammar, Rule
+from typedgen.ir.nodes import (
+    Alt,
+    CharClass,
+    Complement,
+    Expr,
+    Intersect,
+    Lit,
+    Ref,
+    Repeat,
+    Seq,
+    walk,
+)
+
+__all__ = ["productive_rules", "reachable_rules", "referenced_names", "validate_grammar"]
+
+
+def referenced_names(expr: Expr) -> list[Ref]:
+    """Every rule reference inside ``expr``, in order."""
+    return [node for node in walk(expr) if isinstance(node, Ref)]
+
+
+def reachable_rules(grammar: Grammar, roots: Iterable[str] | None = None) -> set[str]:
+    """Names of the rules reachable from the start rule and the ignored terminals."""
+    if roots is None:
+        roots = [grammar.start, *grammar.ignore]
+    seen: set[str] = set()
+    stack = [name for name in roots if name in grammar.rules]
+    while stack:
+        name = stack.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for ref in referenced_names(grammar.rules[name].body):
+            if ref.name in grammar.rules and ref.name not in seen:
+                stack.append(ref.name)
+    return seen
+
+
+def _productive(expr: Expr, known: set[str]) -> bool:
+    if isinstance(expr, Lit):
+        return True
+    if isinstance(expr, CharClass):
+        return not expr.is_empty()
+    if isinstance(expr, Ref):
+        return expr.name in known
+    if isinstance(expr, Seq):
+        return all(_productive(item, known) for item in expr.items)
+    if isinstance(expr, Alt):
+        return any(_productive(item, known) for item in expr.items)
+    if isinstance(expr, Repeat):
+        return expr.min == 0 or _productive(expr.item, known)
+    if isinstance(expr, Intersect | Complement):
+        # Exact emptiness of intersections needs automata: the compiler checks it.
+        return all(_productive(item, known) for item in expr.children()) or isinstance(
+            expr, Complement
+        )
+    raise TypeError(f"unknown IR node {type(expr).__name__}")
+
+
+def productive_rules(grammar: Grammar) -> set[str]:
+    """Names of the rules whose language is not empty (least fixpoint)."""
+    known: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for rule in grammar.rules.values():
+            if rule.name not in known and _productive(rule.body, known):
+                known.add(rule.name)
+                changed = True
+    return known
+
+
+def _where(rule: Rule, node: Expr | None = None) -> object:
+    if node is not None and node.origin is not None:
+        return node.origin
+    return rule.origin
+
+
+def _check_references(grammar: Grammar) -> None:
+    names = list(grammar.rules)
+    for rule in grammar.rules.values():
+        for ref in referenced_names(rule.body):
+            if ref.name in grammar.rules:
+                continue
+            close = difflib.get_close_matches(ref.name, names, n=1)
+            hint = f"did you mean {close[0]!r}?" if close else "define the rule or fix the name"
+            raise GrammarError(
+                f"rule {rule.name!r} refers to undefined rule {ref.name!r}",
+                code="undefined-rule",
+                origin=ref.origin or rule.origin,
+                hint=hint,
+            )
+
+
+def _check_terminals(grammar: Grammar) -> None:
+    for rule in grammar.rules.values():
+        for node in walk(rule.body):
+            if isinstance(node, Intersect | Complement) and not rule.lexical:
+                op = "&" if isinstance(node, Intersect) else "~"
+                raise GrammarError(
+                    f"rule {rule.name!r} uses {op!r}, which only terminals may use",
+                    code="regular-operator-in-rule",
+                    origin=node.origin or rule.origin,
+                    hint="move the expression into a terminal (lexical rule)",
+                )
+            if isinstance(node, Ref) and rule.lexical and not grammar.rules[node.name].lexical:
+                raise GrammarError(
+                    f"terminal {rule.name!r} refers to rule {node.name!r}, which is not a terminal",
+                    code="terminal-uses-rule",
+                    origin=node.origin or rule.origin,
+                    hint="terminals may only be built from literals, classes and other terminals",
+                )
+    # Terminals must be regular: no cycles among terminal references.
+    state: dict[str, int] = {}
+
+    def visit(name: str, path: list[str]) -> None:
+        state[name] = 1
+        rule = grammar.rules[name]
+        for ref in referenced_names(rule.body):
+            if state.get(ref.name) == 1:
+                cycle = " -> ".join([*path[path.index(ref.name) :], ref.name])
+                raise GrammarError(
+                    f"terminal {ref.name!r} is recursive ({cycle}); terminals must be regular",
+                    code="recursive-terminal",
+                    origin=ref.origin or rule.origin,
+                    hint="make it a rule (lower-case in Lark) so the parser handles the recursion",
+                )
+            if state.get(ref.name) is None:
+                visit(ref.name, [*path, ref.name])
+        state[name] = 2
+
+    for rule in grammar.rules.values():
+        if rule.lexical and rule.name not in state:
+            visit(rule.name, [rule.name])
+
+
+def validate_grammar(grammar: Grammar) -> None:
+    """Raise :class:`GrammarError` for the first problem found; return silently otherwise."""
+    if grammar.start not in grammar.rules:
+        close = difflib.get_close_matches(grammar.start, list(grammar.rules), n=1)
+        raise GrammarError(
+            f"the start rule {grammar.start!r} is not defined",
+            code="undefined-start",
+            origin=grammar.origin,
+            hint=f"did you mean {close[0]!r}?" if close else "define it or pass start=...",
+        )
+    _check_references(grammar)
+    for name in grammar.ignore:
+        if name not in grammar.rules or not grammar.rules[name].lexical:
+            raise GrammarError(
+                f"%ignore names {name!r}, which is not a terminal of the grammar",
+                code="bad-ignore",
+                origin=grammar.origin,
+            )
+    _check_terminals(grammar)
+    reachable = reachable_rules(grammar)
+    for rule in grammar.rules.values():
+        if rule.name not in reachable:
+            raise GrammarError(
+                f"rule {rule.name!r} cannot be reached from the start rule {grammar.start!r}",
+                code="unreachable-rule",
+                origin=rule.origin,
+                hint="remove it, or reference it from a reachable rule",
+            )
+    productive = productive_rules(grammar)
+    for rule in grammar.rules.values():
+        if rule.name not in productive:
+            raise GrammarError(
+                f"rule {rule.name!r} matches no string: its language is empty",
+                code="empty-language",
+                origin=rule.origin,
+                hint="every recursion needs a way out, and every class at least one character",
+            )

@@ -1,0 +1,182 @@
+"""The canonical text of a grammar.
+
+One rule per line, start rule and ignores as directives, attributes only when they differ from
+the defaults::
+
+    %start root
+    %ignore WS
+    root ::= expr ("=" expr)*
+    @token WS ::= [\\t\\n ]+
+    @token(priority=2, lexing=contextual) IF ::= "if"
+
+Bodies use ``|`` (alternation), ``&`` (intersection, terminals only), juxtaposition (sequence),
+postfix ``* + ? {m} {m,} {m,n}``, prefix ``~`` (complement), ``"..."`` literals (``\\xNN`` is a raw
+byte, ``\\uXXXX``/``\\UXXXXXXXX`` a code point), ``[...]`` / ``[^...]`` classes and ``%void`` for
+the empty language. Golden files pin this format.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from typedgen.ir.grammar import Grammar, Lexing, Rule, TreeShape
+from typedgen.ir.nodes import Alt, CharClass, Complement, Expr, Intersect, Lit, Ref, Repeat, Seq
+
+__all__ = ["print_expr", "print_grammar", "print_rule"]
+
+_ALT, _AND, _SEQ, _UNARY = range(4)
+_SIMPLE_ESCAPES = {ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t", ord("\\"): "\\\\"}
+
+
+def _printable(cp: int) -> bool:
+    if cp < 0x20 or cp == 0x7F:
+        return False
+    if cp < 0x7F:
+        return True
+    category = unicodedata.category(chr(cp))
+    return category[0] not in "CZ"
+
+
+def _code_escape(cp: int) -> str:
+    if cp < 0x80:
+        return f"\\x{cp:02x}"
+    if cp <= 0xFFFF:
+        return f"\\u{cp:04x}"
+    return f"\\U{cp:08x}"
+
+
+def _lit_text(data: bytes) -> str:
+    out = ['"']
+    i = 0
+    n = len(data)
+    while i < n:
+        b = data[i]
+        if b < 0x80:
+            if b in _SIMPLE_ESCAPES:
+                out.append(_SIMPLE_ESCAPES[b])
+            elif b == ord('"'):
+                out.append('\\"')
+            elif _printable(b):
+                out.append(chr(b))
+            else:
+                out.append(f"\\x{b:02x}")
+            i += 1
+            continue
+        width = 2 if 0xC0 <= b < 0xE0 else 3 if 0xE0 <= b < 0xF0 else 4 if 0xF0 <= b < 0xF8 else 0
+        chunk = data[i : i + width] if width else b""
+        try:
+            ch = chunk.decode("utf-8") if len(chunk) == width and width else ""
+        except UnicodeDecodeError:
+            ch = ""
+        if ch:
+            cp = ord(ch)
+            out.append(ch if _printable(cp) else _code_escape(cp))
+            i += width
+        else:
+            out.append(f"\\x{b:02x}")
+            i += 1
+    out.append('"')
+    return "".join(out)
+
+
+def _class_char(cp: int) -> str:
+    if cp in _SIMPLE_ESCAPES:
+        return _SIMPLE_ESCAPES[cp]
+    if chr(cp) in "]-^[":
+        return "\\" + chr(cp)
+    return chr(cp) if _printable(cp) else _code_escape(cp)
+
+
+def _class_text(node: CharClass) -> str:
+    parts = []
+    for lo, hi in node.ranges:
+        if lo == hi:
+            parts.append(_class_char(lo))
+        elif hi == lo + 1:
+            parts.append(_class_char(lo) + _class_char(hi))
+        else:
+            parts.append(f"{_class_char(lo)}-{_class_char(hi)}")
+    return ("[^" if node.negated else "[") + "".join(parts) + "]"
+
+
+def _repeat_suffix(node: Repeat) -> str:
+    lo, hi = node.min, node.max
+    if hi is None:
+        return "*" if lo == 0 else "+" if lo == 1 else f"{{{lo},}}"
+    if lo == 0 and hi == 1:
+        return "?"
+    if lo == hi:
+        return f"{{{lo}}}"
+    return f"{{{lo},{hi}}}"
+
+
+def _expr(node: Expr, context: int) -> str:
+    if isinstance(node, Lit):
+        return _lit_text(node.data)
+    if isinstance(node, CharClass):
+        return _class_text(node)
+    if isinstance(node, Ref):
+        return node.name
+    if isinstance(node, Alt):
+        if not node.items:
+            return "%void"
+        text = " | ".join(_expr(item, _AND) for item in node.items)
+        prec = _ALT
+    elif isinstance(node, Intersect):
+        text = " & ".join(_expr(item, _SEQ) for item in node.items)
+        prec = _AND
+    elif isinstance(node, Seq):
+        if not node.items:
+            return '""'
+        text = " ".join(_expr(item, _UNARY) for item in node.items)
+        prec = _SEQ
+    elif isinstance(node, Repeat):
+        inner = _expr(node.item, _UNARY)
+        if isinstance(node.item, Repeat | Complement):
+            inner = f"({inner})"
+        return inner + _repeat_suffix(node)
+    elif isinstance(node, Complement):
+        inner = _expr(node.item, _UNARY)
+        if isinstance(node.item, Repeat | Complement):
+            inner = f"({inner})"
+        return "~" + inner
+    else:  # pragma: no cover - exhaustive over node kinds
+        raise TypeError(f"unknown IR node {type(node).__name__}")
+    if prec < context:
+        return f"({text})"
+    return text
+
+
+def print_expr(node: Expr) -> str:
+    """The canonical text of one expression."""
+    return _expr(node, _ALT)
+
+
+def _attributes(rule: Rule) -> str:
+    attrs = []
+    if rule.priority:
+        attrs.append(f"priority={rule.priority}")
+    if rule.lexical and rule.lexing is not Lexing.FREE:
+        attrs.append(f"lexing={rule.lexing.value}")
+    shape = rule.shape
+    if shape != TreeShape():
+        for name in ("inline", "expand_single", "keep_tokens", "filtered"):
+            if getattr(shape, name):
+                attrs.append(name)
+    kind = "@token" if rule.lexical else "@rule" if attrs else ""
+    if attrs:
+        return f"{kind}({', '.join(attrs)}) "
+    return f"{kind} " if kind else ""
+
+
+def print_rule(rule: Rule) -> str:
+    """The canonical line of one rule."""
+    return f"{_attributes(rule)}{rule.name} ::= {print_expr(rule.body)}"
+
+
+def print_grammar(grammar: Grammar) -> str:
+    """The canonical text of a grammar (ends with a newline)."""
+    lines = [f"%start {grammar.start}"]
+    lines.extend(f"%ignore {name}" for name in grammar.ignore)
+    lines.extend(print_rule(rule) for rule in grammar.rules.values())
+    return "\n".join(lines) + "\n"

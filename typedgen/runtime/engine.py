@@ -1,0 +1,258 @@
+"""The shared, lazily built state machine behind every matcher of one compiled grammar.
+
+A matcher state is a set of *pairs* ``(lexer state, Earley set)``: each is a lexeme in progress
+(the combined lexer state since it began) with the parse set where it began. Pairs with the same
+lexer state are merged. Matcher states are interned, so everything about a state — its token
+transitions, its mask, whether it is complete — is computed once and then looked up: after a
+warm-up, accepting a token and filling a mask are dictionary lookups and one array copy.
+
+This object is a memo of pure functions of the compiled grammar; it is not part of the compiled
+artefact's identity and is rebuilt empty after unpickling.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from typedgen.compiler.tokentables import LexTable, build_lex_table
+from typedgen.compiler.trie import token_features
+from typedgen.runtime.earley import ParseTable
+
+if TYPE_CHECKING:
+    from typedgen.compiler.compiled import CompiledGrammar
+
+__all__ = ["DEAD", "Engine"]
+
+DEAD = -1
+MEMO_LIMIT = 200_000
+"""Cached masks above this count are dropped (least recently computed first)."""
+
+Pairs = tuple[tuple[int, int], ...]
+U32 = npt.NDArray[np.uint32]
+
+
+class Engine:
+    """Interned matcher states, their transitions, masks and completeness."""
+
+    def __init__(self, compiled: CompiledGrammar) -> None:
+        lexer = compiled.lexer
+        self.compiled = compiled
+        self.lexer = lexer
+        self.vocab = compiled.vocabulary
+        self.trie = compiled.trie
+        self.table = ParseTable(compiled.parser_grammar, lexer.events_list)
+        self.n_words = (self.vocab.size + 31) // 32
+        self._accept = lexer.accept
+        self._alive = lexer.alive
+        self._fresh = lexer.fresh
+        self._lex_tables: dict[int, LexTable] = {lexer.initial: compiled.start_table}
+        self._features = token_features(self.vocab)
+        self._states: list[Pairs] = []
+        self._index: dict[Pairs, int] = {}
+        self._tok: dict[tuple[int, int], int] = {}
+        self._mask: dict[int, U32] = {}
+        self._pair_mask: dict[tuple[int, int], U32] = {}
+        self._complete: dict[int, bool] = {}
+        self._bytes: dict[int, tuple[int, ...]] = {}
+        self._lock = threading.RLock()
+        eos = np.zeros(self.n_words, dtype=np.uint32)
+        for t in self.vocab.eos_ids:
+            if t < self.vocab.size:
+                eos[t >> 5] |= np.uint32(1 << (t & 31))
+        self._eos_words = eos
+        self._eos_ids = frozenset(self.vocab.eos_ids)
+        self.initial = self._intern(((lexer.initial, self.table.initial),))
+
+    # -- states ---------------------------------------------------------------------------------
+    def _intern(self, pairs: Pairs) -> int:
+        found = self._index.get(pairs)
+        if found is not None:
+            return found
+        with self._lock:
+            found = self._index.get(pairs)
+            if found is None:
+                found = len(self._states)
+                self._states.append(pairs)
+                self._index[pairs] = found
+            return found
+
+    def pairs(self, state: int) -> Pairs:
+        return self._states[state]
+
+    def n_states(self) -> int:
+        return len(self._states)
+
+    # -- byte and token transitions ---------------------------------------------------------------
+    def _advance(self, pairs: Pairs, data: bytes) -> Pairs:
+        lexer = self.lexer
+        row, restart, events = lexer.row, lexer.restart, lexer.events
+        accept, alive = self._accept, self._alive
+        table = self.table
+        sets = table.sets
+        for b in data:
+            nxt_pairs: dict[int, list[int]] = {}
+            for lex, sid in pairs:
+                nxt = row(lex)[b]
+                if nxt >= 0 and alive[nxt] & sets[sid].exp:
+                    nxt_pairs.setdefault(nxt, []).append(sid)
+                if accept[lex]:
+                    for ev in events(lex, nxt):
+                        fresh = row(restart(ev))[b]
+                        if fresh < 0:
+                            continue
+                        after = table.step(sid, ev)
+                        if after >= 0 and alive[fresh] & sets[after].exp:
+                            nxt_pairs.setdefault(fresh, []).append(after)
+            if not nxt_pairs:
+                return ()
+            pairs = tuple(
+                sorted(
+                    (lex, sids[0] if len(sids) == 1 else table.merge(sids))
+                    for lex, sids in nxt_pairs.items()
+                )
+            )
+        return pairs
+
+    def advance_bytes(self, state: int, data: bytes) -> int:
+        """The state after ``data``, or ``DEAD`` if the grammar cannot continue with it."""
+        pairs = self._advance(self._states[state], data)
+        return self._intern(pairs) if pairs else DEAD
+
+    def advance_token(self, state: int, token: int) -> int:
+        """The state after text token ``token`` (memoised), or ``DEAD``."""
+        key = (state, token)
+        found = self._tok.get(key)
+        if found is not None:
+            return found
+        vocab = self.vocab
+        if token < 0 or token >= len(vocab.tokens) or token in vocab.special_ids:
+            result = DEAD
+        else:
+            data = vocab.tokens[token]
+            result = self.advance_bytes(state, data) if data else DEAD
+        self._tok[key] = result
+        return result
+
+    # -- completeness ---------------------------------------------------------------------------
+    def is_complete(self, state: int) -> bool:
+        """Whether the text so far is a sentence (the end of text is allowed here)."""
+        found = self._complete.get(state)
+        if found is not None:
+            return found
+        table = self.table
+        result = False
+        for lex, sid in self._states[state]:
+            if self._fresh[lex]:
+                if table.accepting(sid):
+                    result = True
+                    break
+                continue
+            if not self._accept[lex]:
+                continue
+            for ev in self.lexer.events(lex, -1):
+                after = table.step(sid, ev)
+                if after >= 0 and table.accepting(after):
+                    result = True
+                    break
+            if result:
+                break
+        self._complete[state] = result
+        return result
+
+    # -- masks ----------------------------------------------------------------------------------
+    def lex_table(self, lex: int) -> LexTable:
+        found = self._lex_tables.get(lex)
+        if found is None:
+            found = build_lex_table(self.lexer, self.trie, lex, self._features)
+            self._lex_tables[lex] = found
+        return found
+
+    def _pair_words(self, lex: int, sid: int) -> U32:
+        key = (lex, sid)
+        found = self._pair_mask.get(key)
+        if found is not None:
+            return found
+        tab = self.lex_table(lex)
+        table = self.table
+        sets = table.sets
+        step = table.step
+        n_paths = len(tab.path_parent)
+        at = [DEAD] * n_paths
+        at[0] = sid
+        parents, events = tab.path_parent, tab.path_event
+        for p in range(1, n_paths):
+            before = at[parents[p]]
+            if before >= 0:
+                at[p] = step(before, events[p])
+        alive_sets = self.lexer.alive_sets
+        starts = tab.group_start
+        chosen: list[npt.NDArray[np.int32]] = []
+        tokens = tab.tokens
+        for g, (p, a) in enumerate(zip(tab.group_path, tab.group_alive, strict=True)):
+            s = at[p]
+            if s >= 0 and alive_sets[a] & sets[s].exp:
+                chosen.append(tokens[starts[g] : starts[g + 1]])
+        words = self._pack(chosen)
+        if len(self._pair_mask) > MEMO_LIMIT:
+            self._pair_mask.clear()
+        self._pair_mask[key] = words
+        return words
+
+    def _pack(self, chunks: list[npt.NDArray[np.int32]]) -> U32:
+        flags = np.zeros(self.n_words * 32, dtype=bool)
+        if chunks:
+            flags[np.concatenate(chunks)] = True
+        return np.packbits(flags, bitorder="little").view(np.uint32)
+
+    def mask(self, state: int) -> U32:
+        """Packed allowed-token bitmask of ``state`` (EOS bits set when complete). Read-only."""
+        found = self._mask.get(state)
+        if found is not None:
+            return found
+        pairs = self._states[state]
+        words: U32 | None = None
+        for lex, sid in pairs:
+            part = self._pair_words(lex, sid)
+            words = part.copy() if words is None else np.bitwise_or(words, part, out=words)
+        if words is None:
+            words = np.zeros(self.n_words, dtype=np.uint32)
+        if self.is_complete(state):
+            words = words | self._eos_words
+        words.setflags(write=False)
+        if len(self._mask) > MEMO_LIMIT:
+            self._mask.clear()
+        self._mask[state] = words
+        return words
+
+    # -- bytes ----------------------------------------------------------------------------------
+    def allowed_bytes(self, state: int) -> tuple[int, ...]:
+        """Every byte that can come next (the grammar's byte-level view)."""
+        found = self._bytes.get(state)
+        if found is not None:
+            return found
+        pairs = self._states[state]
+        result = tuple(b for b in range(256) if self._advance(pairs, bytes((b,))))
+        self._bytes[state] = result
+        return result
+
+    def forced_bytes(self, state: int, limit: int = 256) -> bytes:
+        """The bytes the grammar forces next: while exactly one byte is possible and the text is
+        not complete, that byte is forced."""
+        out = bytearray()
+        while len(out) < limit and not self.is_complete(state):
+            allowed = self.allowed_bytes(state)
+            if len(allowed) != 1:
+                break
+            out.append(allowed[0])
+            state = self.advance_bytes(state, bytes(allowed))
+            if state == DEAD:  # pragma: no cover - allowed_bytes guarantees progress
+                break
+        return bytes(out)
+
+    @property
+    def eos_ids(self) -> frozenset[int]:
+        return self._eos_ids

@@ -1,0 +1,147 @@
+"""The per-sequence matcher: all request state lives here, nothing else is mutable.
+
+A matcher is a stack of interned engine states, one per accepted token (or byte chunk), so
+``rollback`` pops, ``fork`` copies a list of ints, and nothing on the hot path raises: a rejected
+token returns ``False`` and leaves the state as it was.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from typedgen.runtime.engine import DEAD, Engine
+
+if TYPE_CHECKING:
+    from typedgen.compiler.compiled import CompiledGrammar
+
+__all__ = ["Matcher"]
+
+_TERMINATED = -2
+
+
+class Matcher:
+    """Tracks one sequence through a compiled grammar: masks, acceptance, rollback, fork."""
+
+    __slots__ = ("_engine", "_history")
+
+    def __init__(self, engine: Engine, history: list[int] | None = None) -> None:
+        self._engine = engine
+        self._history = history if history is not None else [engine.initial]
+
+    @property
+    def compiled(self) -> CompiledGrammar:
+        """The compiled grammar this matcher runs."""
+        return self._engine.compiled
+
+    # -- acceptance -------------------------------------------------------------------------------
+    def accept_token(self, token_id: int) -> bool:
+        """Advance by one token; ``False`` (state unchanged) if the grammar does not allow it.
+
+        An EOS token is accepted exactly when :meth:`is_complete`; it terminates the matcher.
+        """
+        state = self._history[-1]
+        if state == _TERMINATED:
+            return False
+        engine = self._engine
+        if token_id in engine.eos_ids:
+            if engine.is_complete(state):
+                self._history.append(_TERMINATED)
+                return True
+            return False
+        nxt = engine.advance_token(state, token_id)
+        if nxt == DEAD:
+            return False
+        self._history.append(nxt)
+        return True
+
+    def accept_bytes(self, data: bytes) -> bool:
+        """Advance by raw bytes (counts as one step for :meth:`rollback`); ``False`` if refused."""
+        state = self._history[-1]
+        if state == _TERMINATED:
+            return False
+        nxt = self._engine.advance_bytes(state, bytes(data))
+        if nxt == DEAD:
+            return False
+        self._history.append(nxt)
+        return True
+
+    # -- masks ------------------------------------------------------------------------------------
+    def fill_next_token_bitmask(self, bitmask: npt.NDArray[np.int32], index: int = 0) -> None:
+        """Write the allowed-token bitmask (bit ``i`` of word ``i // 32`` = token ``i``).
+
+        ``bitmask`` is an int32 array of ``ceil(vocab_size / 32)`` words, or a 2-D batch of such
+        rows, in which case row ``index`` is written.
+        """
+        row = bitmask[index] if bitmask.ndim == 2 else bitmask
+        state = self._history[-1]
+        if state == _TERMINATED:
+            row[:] = 0
+            return
+        words = self._engine.mask(state)
+        row[:] = words.view(np.int32)
+
+    def allowed_token_ids(self) -> npt.NDArray[np.int64]:
+        """The ids of the tokens allowed next (EOS included when complete)."""
+        state = self._history[-1]
+        if state == _TERMINATED:
+            return np.zeros(0, dtype=np.int64)
+        words = self._engine.mask(state)
+        bits = np.unpackbits(words.view(np.uint8), bitorder="little")
+        return np.flatnonzero(bits[: self._engine.vocab.size]).astype(np.int64)
+
+    # -- status -----------------------------------------------------------------------------------
+    def is_complete(self) -> bool:
+        """Whether the text so far is a full sentence, so EOS is allowed (or was accepted)."""
+        state = self._history[-1]
+        return state == _TERMINATED or self._engine.is_complete(state)
+
+    def is_terminated(self) -> bool:
+        """Whether EOS has been accepted."""
+        return self._history[-1] == _TERMINATED
+
+    def is_dead(self) -> bool:
+        """Whether no token can follow and the text is not complete: a dead end."""
+        state = self._history[-1]
+        if state == _TERMINATED or self._engine.is_complete(state):
+            return False
+        return not bool(self._engine.mask(state).any())
+
+    def forced_bytes(self) -> bytes:
+        """The bytes the grammar forces next (for jump-forward decoding); may be empty."""
+        state = self._history[-1]
+        if state == _TERMINATED:
+            return b""
+        return self._engine.forced_bytes(state)
+
+    def allowed_bytes(self) -> bytes:
+        """Every byte that may come next, as a sorted byte string."""
+        state = self._history[-1]
+        if state == _TERMINATED:
+            return b""
+        return bytes(self._engine.allowed_bytes(state))
+
+    # -- history ----------------------------------------------------------------------------------
+    def rollback(self, n_tokens: int = 1) -> None:
+        """Undo the last ``n_tokens`` accepted tokens (or byte chunks)."""
+        if n_tokens < 0 or n_tokens >= len(self._history):
+            raise ValueError(
+                f"cannot roll back {n_tokens} steps: {len(self._history) - 1} were accepted"
+            )
+        if n_tokens:
+            del self._history[-n_tokens:]
+
+    def fork(self) -> Matcher:
+        """An independent copy in the same state (for beams and speculative drafts)."""
+        return Matcher(self._engine, list(self._history))
+
+    def reset(self) -> None:
+        """Back to the start, as if nothing was accepted."""
+        del self._history[1:]
+
+    @property
+    def num_accepted(self) -> int:
+        """How many tokens (or byte chunks) were accepted so far."""
+        return len(self._history) - 1

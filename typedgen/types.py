@@ -1,0 +1,118 @@
+"""Output-type markers for grammars given as text: ``Lark``, ``Gbnf``, ``Regex``, ``Choice``.
+
+Each marker knows its grammar through ``__typedgen_grammar__()``, the protocol every output type
+may implement (the analogue of pydantic's ``__get_pydantic_core_schema__``), so
+:func:`typedgen.grammar_of` needs no ``if/elif`` over types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from typedgen.errors import GrammarError
+from typedgen.ir.grammar import Grammar
+
+__all__ = ["Choice", "Gbnf", "GrammarSource", "Lark", "Regex", "grammar_of"]
+
+
+@runtime_checkable
+class GrammarSource(Protocol):
+    """Anything that can state its own grammar."""
+
+    def __typedgen_grammar__(self) -> Grammar: ...
+
+
+def _read(text_or_path: str | Path) -> tuple[str, str]:
+    if isinstance(text_or_path, Path):
+        return text_or_path.read_text(encoding="utf-8"), str(text_or_path)
+    return text_or_path, "<text>"
+
+
+@dataclass(frozen=True)
+class Lark:
+    """A Lark grammar (text, or a ``Path`` to a ``.lark`` file) as an output type."""
+
+    grammar: str | Path
+    start: str = "start"
+    lexer: str = "contextual"
+    options: dict[str, Any] = field(default_factory=dict, hash=False)
+
+    def __typedgen_grammar__(self) -> Grammar:
+        text, source = _read(self.grammar)
+        options = dict(self.options)
+        if isinstance(self.grammar, Path):
+            options.setdefault("import_paths", [self.grammar.parent])
+        return Grammar.from_lark(text, start=self.start, lexer=self.lexer, source=source, **options)
+
+
+@dataclass(frozen=True)
+class Gbnf:
+    """A llama.cpp GBNF grammar (text or ``Path``) as an output type."""
+
+    grammar: str | Path
+    start: str = "root"
+
+    def __typedgen_grammar__(self) -> Grammar:
+        text, source = _read(self.grammar)
+        return Grammar.from_gbnf(text, start=self.start, source=source)
+
+
+@dataclass(frozen=True)
+class Regex:
+    """Text fully matched by a Python regular expression."""
+
+    pattern: str
+    flags: int = 0
+
+    def __typedgen_grammar__(self) -> Grammar:
+        return Grammar.from_regex(self.pattern, flags=self.flags)
+
+
+@dataclass(frozen=True, init=False)
+class Choice:
+    """Exactly one of the given strings."""
+
+    options: tuple[str, ...]
+
+    def __init__(self, *options: str | Sequence[str]) -> None:
+        flat: list[str] = []
+        for option in options:
+            if isinstance(option, str):
+                flat.append(option)
+            else:
+                flat.extend(option)
+        object.__setattr__(self, "options", tuple(flat))
+
+    def __typedgen_grammar__(self) -> Grammar:
+        return Grammar.from_choice(self.options)
+
+
+def grammar_of(output_type: object) -> Grammar:
+    """The IR grammar of an output type; no model or vocabulary needed."""
+    if isinstance(output_type, Grammar):
+        return output_type
+    hook = getattr(output_type, "__typedgen_grammar__", None)
+    if callable(hook):
+        grammar = hook()
+        if not isinstance(grammar, Grammar):
+            raise TypeError(
+                f"{type(output_type).__name__}.__typedgen_grammar__ returned"
+                f" {type(grammar).__name__}, not a typedgen.ir.Grammar"
+            )
+        return grammar
+    if isinstance(output_type, str):
+        raise GrammarError(
+            "a bare string is ambiguous as an output type",
+            code="ambiguous-output-type",
+            hint="wrap it: typedgen.Lark(text), typedgen.Gbnf(text), typedgen.Regex(pattern)"
+            " or typedgen.Choice(...)",
+        )
+    raise GrammarError(
+        f"cannot derive a grammar from {output_type!r}",
+        code="unsupported-output-type",
+        hint="pass a typedgen.ir.Grammar, Lark(...), Gbnf(...), Regex(...), Choice(...),"
+        " or an object with __typedgen_grammar__()",
+    )
