@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from typedgen.compiler.lexer import Lexer
 from typedgen.compiler.lowering import ParserGrammar, lower
-from typedgen.compiler.tokentables import LexTable, build_lex_table
+from typedgen.compiler.tokentables import LexTable, TableBuilder
+from typedgen.compiler.trie import token_features
 from typedgen.compiler.trie import TokenTrie, load_or_build_trie
 from typedgen.ir.grammar import Grammar
 
@@ -180,7 +181,7 @@ def compile_grammar(
         t2 = time.perf_counter()
         lexer = Lexer(parser_grammar)
         t3 = time.perf_counter()
-        start_table = build_lex_table(lexer, trie, lexer.initial)
+        start_table = TableBuilder(lexer, trie, token_features(vocabulary)).table(lexer.initial)
         t4 = time.perf_counter()
         compiled = CompiledGrammar(
             key=key,

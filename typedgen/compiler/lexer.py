@@ -66,6 +66,7 @@ class Lexer:
         self.nonfree = basic | contextual
         self.rank = [(t.priority, int(t.literal)) for t in self.terminals]
         self.follow = grammar.follow
+        self.ignore = sum(1 << t for t in grammar.ignore)
         # Lazily grown state tables.
         self._keys: list[Key] = []
         self._index: dict[Key, int] = {}
@@ -252,10 +253,15 @@ class Lexer:
             ctx = acc & self.contextual
             if ctx:
                 nonfree_acc = bits_of(acc & self.nonfree)
+                alive = self.alive[state]
                 for r in sorted({self.rank[t] for t in bits_of(ctx)}, reverse=True):
                     ends = sum(1 << t for t in bits_of(ctx) if self.rank[t] == r)
-                    higher = sum(1 << t for t in nonfree_acc if self.rank[t] > r)
-                    out.append(self.event_id((ends, going_on | higher)))
+                    blockers = going_on | sum(1 << t for t in nonfree_acc if self.rank[t] > r)
+                    # Statically impossible: a blocker is always expected (ignored terminals),
+                    # or every terminal keeping this lexeme alive is a blocker.
+                    if blockers & self.ignore or alive & ~blockers == 0:
+                        continue
+                    out.append(self.event_id((ends, blockers)))
         result = tuple(out)
         self._events_memo[key] = result
         return result

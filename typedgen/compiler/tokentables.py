@@ -8,7 +8,14 @@ the same (path, alive set) form a group. At run time the matcher asks the parser
 whether it can take those events, and keeps the groups whose end set it expects: the mask is the
 union of a few precomputed id arrays, never a scan of the vocabulary.
 
-The walk is a breadth-first sweep of the token trie, vectorised with numpy per byte of depth.
+Building a table walks the token trie from the state: breadth-first with numpy while the work is
+large, depth-first in plain Python once it is small. Walks are shared: the walk below a trie node
+entered in a given lexer state (the first byte of a token, or the first byte of a lexeme that
+begins inside a token) is a :class:`SubTable`, computed once per grammar and spliced into every
+table that reaches it, so the identifiers after each of a hundred operators are walked once.
+Boundaries *before* a token's first byte are not walked at all: they are ``delegates`` that the
+matcher resolves with the fresh state's own table. A quiet free-text state (a JSON string, a
+comment) classifies most tokens at once with byte-set tests instead of walking them.
 """
 
 from __future__ import annotations
@@ -23,11 +30,21 @@ from typedgen.compiler.lexer import Lexer
 from typedgen.compiler.trie import TokenFeatures, TokenTrie, chain_forest
 from typedgen.errors import CompileBudgetError
 
-__all__ = ["LexTable", "build_lex_table"]
+__all__ = ["LexTable", "SubTable", "TableBuilder"]
 
 I32 = npt.NDArray[np.int32]
+I64 = npt.NDArray[np.int64]
 FRONTIER_BUDGET = 4_000_000
-"""Most (trie node, lexer state, path) entries a sweep may hold before it stops with an error."""
+"""Most (trie node, lexer state, path) entries a walk may hold before it stops with an error."""
+SMALL_WORK = 600
+"""When fewer trie nodes than this lie below the frontier, the walk goes on depth-first in plain
+Python: cheaper than numpy's per-call overhead for small remainders."""
+SHARE_MIN = 400
+"""A walk below a node with at least this many nodes is shared as a :class:`SubTable`."""
+QUIET_MIN_BYTES = 48
+"""A state looping on at least this many ASCII bytes uses the quiet-loop shortcut."""
+_ALIVE_STRIDE = 1 << 32
+_EVENT_BITS = 24
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,14 +63,30 @@ class LexTable:
     group_alive: tuple[int, ...]
     group_start: I32
     tokens: I32
+    delegates: tuple[tuple[int, int, int], ...] = ()
+    """``(event, fresh state, first bytes)``: where the lexeme may end *before* the token's
+    first byte, the token is read from the fresh state instead. Those tokens are not in this
+    table: the matcher takes them from the fresh state's table (for the parse set after the
+    event), restricted to tokens beginning with one of ``first bytes`` (a 256-bit set)."""
 
     @property
     def n_groups(self) -> int:
         return len(self.group_path)
 
 
-SMALL_FRONTIER = 96
-"""Below this many entries the sweep continues depth-first in plain Python (no numpy overhead)."""
+@dataclass(frozen=True, eq=False)
+class SubTable:
+    """The walk below one trie node entered in one lexer state (paths relative to the entry).
+
+    ``keys[i]`` is ``path * 2**32 + alive id`` for token ``tokens[i]``; ``shared`` lists the
+    walks below deeper nodes spliced in on a path: ``(path, node, state)``.
+    """
+
+    path_parent: tuple[int, ...]
+    path_event: tuple[int, ...]
+    tokens: I64
+    keys: I64
+    shared: tuple[tuple[int, int, int], ...]
 
 
 class _Paths:
@@ -74,251 +107,361 @@ class _Paths:
         return pid
 
 
-def _sweep_small(
-    lexer: Lexer,
-    trie: TokenTrie,
-    entries: list[tuple[int, int, int]],
-    paths: _Paths,
-    out_tok: list[int],
-    out_key: list[int],
-) -> None:
-    """Depth-first continuation of the sweep for a small frontier, in plain Python."""
-    child_start = trie.child_start.data
-    child_node = trie.child_node.data
-    child_byte = trie.child_byte.data
-    tok_start = trie.tok_start.data
-    tok_ids = trie.tok_ids.data
-    row, accept, events, restart = lexer.row, lexer.accept, lexer.events, lexer.restart
-    alive_id = lexer.alive_id
-    stack = list(entries)
-    while stack:
-        node, lex, path = stack.pop()
-        lrow = row(lex)
-        acc = accept[lex]
-        for k in range(child_start[node], child_start[node + 1]):
-            child = child_node[k]
-            b = child_byte[k]
-            nxt = lrow[b]
-            targets = []
-            if nxt >= 0:
-                targets.append((nxt, path))
-            if acc:
-                for ev in events(lex, nxt):
-                    fresh = row(restart(ev))[b]
-                    if fresh >= 0:
-                        targets.append((fresh, paths.child(path, ev)))
-            if not targets:
-                continue
-            t0, t1 = tok_start[child], tok_start[child + 1]
-            for tgt, pth in targets:
-                if t1 > t0:
-                    key = pth * _ALIVE_STRIDE + alive_id[tgt]
-                    for j in range(t0, t1):
-                        out_tok.append(tok_ids[j])
-                        out_key.append(key)
-                stack.append((child, tgt, pth))
+class _Walk:
+    """One walk of a trie from a (node, lexer state) entry, collecting tokens and shares."""
+
+    def __init__(self, lexer: Lexer, trie: TokenTrie, *, share: bool) -> None:
+        self.lexer = lexer
+        self.trie = trie
+        self.share = share
+        self.paths = _Paths()
+        self.out_tok: list[I64] = []
+        self.out_key: list[I64] = []
+        self.small_tok: list[int] = []
+        self.small_key: list[int] = []
+        self.shared: set[tuple[int, int, int]] = set()
+
+    # -- output ----------------------------------------------------------------------------------
+    def record(self, node: I64, lex: I64, path: I64) -> None:
+        """Record the tokens that end at these entries' nodes."""
+        trie = self.trie
+        t_counts = (trie.tok_start[node + 1] - trie.tok_start[node]).astype(np.int64)
+        has = t_counts > 0
+        if not has.any():
+            return
+        h_node, h_cnt = node[has], t_counts[has]
+        h_key = path[has] * _ALIVE_STRIDE + self.lexer.alive_ids[lex[has]]
+        rep = np.repeat(np.arange(h_node.size), h_cnt)
+        inner = np.arange(rep.size) - np.repeat(np.cumsum(h_cnt) - h_cnt, h_cnt)
+        self.out_tok.append(trie.tok_ids[trie.tok_start[h_node][rep] + inner].astype(np.int64))
+        self.out_key.append(h_key[rep])
+
+    def split_shared(self, node: I64, lex: I64, path: I64, eligible: npt.NDArray[np.bool_]) -> (
+        tuple[I64, I64, I64]
+    ):
+        """Hand entries below big nodes over to shared sub-tables; return the others."""
+        if not self.share:
+            return node, lex, path
+        big = eligible & (self.trie.subtree[node] >= SHARE_MIN)
+        if big.any():
+            for item in zip(path[big].tolist(), node[big].tolist(), lex[big].tolist(), strict=True):
+                self.shared.add(item)
+            keep = ~big
+            return node[keep], lex[keep], path[keep]
+        return node, lex, path
+
+    # -- walking ---------------------------------------------------------------------------------
+    def run(self, start_node: int, start_state: int) -> None:
+        lexer, trie = self.lexer, self.trie
+        child_start, child_node, child_byte = trie.child_start, trie.child_node, trie.child_byte
+        node = np.array([start_node], dtype=np.int64)
+        lex = np.array([start_state], dtype=np.int64)
+        path = np.zeros(1, dtype=np.int64)
+        if start_node != 0:
+            self.record(node, lex, path)
+        first = True
+        while node.size:
+            if int(trie.subtree[node].sum()) < SMALL_WORK:
+                self.run_small(
+                    list(zip(node.tolist(), lex.tolist(), path.tolist(), strict=True)), first
+                )
+                return
+            starts = child_start[node]
+            counts = (child_start[node + 1] - starts).astype(np.int64)
+            total = int(counts.sum())
+            if total == 0:
+                return
+            rep = np.repeat(np.arange(node.size), counts)
+            offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+            pos = offsets + np.repeat(starts.astype(np.int64), counts)
+            c_node = child_node[pos].astype(np.int64)
+            c_byte = child_byte[pos]
+            c_lex = lex[rep]
+            c_path = path[rep]
+            lexer.ensure(np.unique(lex))
+            nxt = lexer.trans[c_lex, c_byte].astype(np.int64)
+
+            keep = nxt >= 0
+            cont = self.split_shared(
+                c_node[keep],
+                nxt[keep],
+                c_path[keep],
+                np.full(int(keep.sum()), first and start_node == 0, dtype=bool),
+            )
+            new_node, new_lex, new_path = [cont[0]], [cont[1]], [cont[2]]
+
+            # Boundaries: the lexeme ends before this byte (never before a token's first byte
+            # in a top-level walk: those are the table's delegates).
+            acc = lexer.accepting_flags[c_lex] & (node[rep] != 0)
+            if acc.any():
+                restart = self._restart(np.flatnonzero(acc), c_lex, nxt, c_byte, c_path, c_node)
+                if restart is not None:
+                    r_node, r_lex, r_path = self.split_shared(
+                        *restart, np.ones(restart[0].size, dtype=bool)
+                    )
+                    new_node.append(r_node)
+                    new_lex.append(r_lex)
+                    new_path.append(r_path)
+
+            node = np.concatenate(new_node)
+            lex = np.concatenate(new_lex)
+            path = np.concatenate(new_path)
+            if node.size > FRONTIER_BUDGET:
+                raise CompileBudgetError(
+                    f"a token table walk exceeds {FRONTIER_BUDGET} entries",
+                    code="token-table-budget",
+                    hint="overlapping scannerless terminals that may follow each other make"
+                    " tokens lex in exponentially many ways; give them a longest-match lexing mode",
+                )
+            self.record(node, lex, path)
+            first = False
+
+    def _restart(
+        self, b_idx: I64, c_lex: I64, nxt: I64, c_byte: npt.NDArray[np.uint8], c_path: I64,
+        c_node: I64,
+    ) -> tuple[I64, I64, I64] | None:
+        lexer = self.lexer
+        width = lexer.n_states + 1
+        key = c_lex[b_idx] * width + (nxt[b_idx] + 1)
+        uniq, inv = np.unique(key, return_inverse=True)
+        ev_lists = [lexer.events(int(k // width), int(k % width) - 1) for k in uniq.tolist()]
+        ev_count = np.array([len(e) for e in ev_lists], dtype=np.int64)
+        per = ev_count[inv]
+        if not per.sum():
+            return None
+        ev_flat = np.array([e for lst in ev_lists for e in lst], dtype=np.int64)
+        ev_off = np.concatenate([[0], np.cumsum(ev_count)])
+        rep2 = np.repeat(np.arange(b_idx.size), per)
+        inner = np.arange(rep2.size) - np.repeat(np.cumsum(per) - per, per)
+        events = ev_flat[ev_off[inv][rep2] + inner]
+        entry = b_idx[rep2]
+        restarts = np.array(
+            [lexer.restart(e) for e in range(int(events.max()) + 1)], dtype=np.int64
+        )[events]
+        lexer.ensure(np.unique(restarts))
+        fresh = lexer.trans[restarts, c_byte[entry]].astype(np.int64)
+        ok = fresh >= 0
+        entry, events, fresh = entry[ok], events[ok], fresh[ok]
+        if not entry.size:
+            return None
+        pair_key = c_path[entry] * (1 << _EVENT_BITS) + events
+        pk_uniq, pk_inv = np.unique(pair_key, return_inverse=True)
+        mask = (1 << _EVENT_BITS) - 1
+        ids = np.array(
+            [self.paths.child(pk >> _EVENT_BITS, pk & mask) for pk in pk_uniq.tolist()],
+            dtype=np.int64,
+        )
+        return c_node[entry], fresh, ids[pk_inv]
+
+    def run_small(self, entries: list[tuple[int, int, int]], first: bool) -> None:
+        """Depth-first continuation of the walk for a small frontier, in plain Python."""
+        lexer, trie = self.lexer, self.trie
+        child_start = trie.child_start.data
+        child_node = trie.child_node.data
+        child_byte = trie.child_byte.data
+        tok_start = trie.tok_start.data
+        tok_ids = trie.tok_ids.data
+        subtree = trie.subtree.data
+        row, accept, events, restart = lexer.row, lexer.accept, lexer.events, lexer.restart
+        alive_id = lexer.alive_id
+        share = self.share
+        paths = self.paths
+        out_tok, out_key, shared = self.small_tok, self.small_key, self.shared
+        stack = [(node, lex, path, first and node == 0) for node, lex, path in entries]
+        while stack:
+            node, lex, path, top = stack.pop()
+            lrow = row(lex)
+            acc = accept[lex] and node != 0
+            for k in range(child_start[node], child_start[node + 1]):
+                child = child_node[k]
+                b = child_byte[k]
+                nxt = lrow[b]
+                targets = []
+                if nxt >= 0:
+                    targets.append((nxt, path, top))
+                if acc:
+                    for ev in events(lex, nxt):
+                        fresh = row(restart(ev))[b]
+                        if fresh >= 0:
+                            targets.append((fresh, paths.child(path, ev), True))
+                for tgt, pth, sharable in targets:
+                    if share and sharable and subtree[child] >= SHARE_MIN:
+                        shared.add((pth, child, tgt))
+                        continue
+                    t0, t1 = tok_start[child], tok_start[child + 1]
+                    if t1 > t0:
+                        key = pth * _ALIVE_STRIDE + alive_id[tgt]
+                        for j in range(t0, t1):
+                            out_tok.append(tok_ids[j])
+                            out_key.append(key)
+                    stack.append((child, tgt, pth, False))
+
+    def result(self) -> SubTable:
+        toks = [*self.out_tok]
+        keys = [*self.out_key]
+        if self.small_tok:
+            toks.append(np.array(self.small_tok, dtype=np.int64))
+            keys.append(np.array(self.small_key, dtype=np.int64))
+        return SubTable(
+            path_parent=tuple(self.paths.parent),
+            path_event=tuple(self.paths.event),
+            tokens=np.concatenate(toks) if toks else np.zeros(0, np.int64),
+            keys=np.concatenate(keys) if keys else np.zeros(0, np.int64),
+            shared=tuple(sorted(self.shared)),
+        )
 
 
-QUIET_MIN_BYTES = 48
-"""A state looping on at least this many ASCII bytes is swept with the quiet-loop shortcut."""
+def _no_boundary(lexer: Lexer, state: int, byte: int) -> bool:
+    """Whether no lexeme can end in ``state`` before ``byte`` in any context where the lexeme
+    is alive: every ending event either cannot restart on ``byte`` or is blocked by a terminal
+    that is alive in ``state`` (so expected whenever this lexeme is)."""
+    if not lexer.accept[state]:
+        return True
+    row = lexer.row
+    nxt = row(state)[byte]
+    alive = lexer.alive[state]
+    for ev in lexer.events(state, nxt):
+        _, blockers = lexer.events_list[ev]
+        if row(lexer.restart(ev))[byte] >= 0 and (blockers & alive) != alive:
+            return False
+    return True
 
 
-def quiet_loop(lexer: Lexer, state: int) -> tuple[int, int] | None:
-    """The ASCII loop bytes of a *quiet* free-text state, as two 64-bit masks, or ``None``.
+def quiet_loop(lexer: Lexer, state: int) -> tuple[int, int, bool] | None:
+    """The ASCII loop bytes of a *quiet* free-text state, or ``None``.
 
-    A state is quiet when it accepts nothing, and every well-formed UTF-8 character read from it
-    leads back to it through states with the same alive terminals that accept nothing either
-    (the inside of a JSON string, a comment, free text). A token made only of its loop bytes and
-    well-formed UTF-8 then stays in the lexeme with nothing to decide: such tokens (most of a
-    vocabulary) form one group without being walked.
+    A state is quiet on a byte that leads back to it where no lexeme can end (see
+    :func:`_no_boundary`). Returns the quiet ASCII loop bytes as two 64-bit masks and whether
+    every well-formed non-ASCII character also leads back to the state through quiet states with
+    the same alive terminals (the inside of a JSON string, a comment, an identifier). A token
+    made only of those bytes and characters stays in the lexeme with nothing to decide: such
+    tokens (most of a vocabulary) form one group without being walked.
     """
-    accept, alive, row = lexer.accept, lexer.alive, lexer.row
-    if accept[state]:
-        return None
-    loop = [b for b in range(128) if row(state)[b] == state]
+    alive, row = lexer.alive, lexer.row
+    srow = row(state)
+    loop = [b for b in range(128) if srow[b] == state and _no_boundary(lexer, state, b)]
     if len(loop) < QUIET_MIN_BYTES:
         return None
+    lo = sum(1 << b for b in loop if b < 64)
+    hi = sum(1 << (b - 64) for b in loop if b >= 64)
     utf8 = utf8_text_dfa()
-    u_trans = utf8.trans
-    u_accept = utf8.accept
+    u_trans, u_accept = utf8.trans, utf8.accept
     target = alive[state]
     seen = {(0, state)}
     stack = [(0, state)]
     while stack:
         u, s = stack.pop()
-        srow = row(s)
+        s_row = row(s)
         for b in range(0x80, 0x100):
             u2 = int(u_trans[u, b])
             if u2 < 0:
                 continue
-            s2 = srow[b]
-            if s2 < 0:
-                return None
+            s2 = s_row[b]
+            if s2 < 0 or not _no_boundary(lexer, s, b):
+                return lo, hi, False
             if u_accept[u2]:
                 if s2 != state:
-                    return None
+                    return lo, hi, False
                 continue
-            if accept[s2] or alive[s2] != target:
-                return None
+            if alive[s2] != target:
+                return lo, hi, False
             if (u2, s2) not in seen:
                 seen.add((u2, s2))
                 stack.append((u2, s2))
-    lo = sum(1 << b for b in loop if b < 64)
-    hi = sum(1 << (b - 64) for b in loop if b >= 64)
-    return lo, hi
+    return lo, hi, True
 
 
-def build_lex_table(
-    lexer: Lexer, trie: TokenTrie, state: int, features: TokenFeatures | None = None
+def _delegates(lexer: Lexer, state: int) -> tuple[tuple[int, int, int], ...]:
+    """Boundaries before the first byte of a token, as delegations to fresh states."""
+    if not lexer.accept[state]:
+        return ()
+    row = lexer.row
+    srow = row(state)
+    found: dict[tuple[int, int], int] = {}
+    for b in range(256):
+        for ev in lexer.events(state, srow[b]):
+            fresh = lexer.restart(ev)
+            if row(fresh)[b] >= 0:
+                found[(ev, fresh)] = found.get((ev, fresh), 0) | (1 << b)
+    return tuple((ev, fresh, bits) for (ev, fresh), bits in sorted(found.items()))
+
+
+class TableBuilder:
+    """Builds :class:`LexTable` objects for a lexer and trie, sharing sub-walks between them."""
+
+    def __init__(
+        self, lexer: Lexer, trie: TokenTrie, features: TokenFeatures | None = None
+    ) -> None:
+        self.lexer = lexer
+        self.trie = trie
+        self.features = features
+        self._subtables: dict[tuple[int, int], SubTable] = {}
+
+    def subtable(self, node: int, state: int) -> SubTable:
+        """The shared walk below ``node`` entered in lexer ``state``."""
+        key = (node, state)
+        found = self._subtables.get(key)
+        if found is None:
+            walk = _Walk(self.lexer, self.trie, share=True)
+            walk.run(node, state)
+            found = self._subtables[key] = walk.result()
+        return found
+
+    def table(self, state: int) -> LexTable:
+        """The token table of lexer ``state``."""
+        quiet = quiet_loop(self.lexer, state) if self.features is not None else None
+        if quiet is None or self.features is None:
+            return self._flatten(state, self.subtable(0, state), None)
+        lo, hi, utf8_open = quiet
+        f = self.features
+        inside = (
+            f.text
+            & (f.utf8_ok if utf8_open else f.ascii_only)
+            & ((f.ascii_lo & np.uint64(~lo & (2**64 - 1))) == 0)
+            & ((f.ascii_hi & np.uint64(~hi & (2**64 - 1))) == 0)
+        )
+        rest = np.flatnonzero(f.text & ~inside)
+        walk = _Walk(self.lexer, chain_forest(f, rest, self.trie.fingerprint), share=False)
+        walk.run(0, state)
+        fast = np.flatnonzero(inside).astype(np.int64)
+        key = np.full(fast.size, self.lexer.alive_id[state], dtype=np.int64)
+        return self._flatten(state, walk.result(), (fast, key))
+
+    def _flatten(
+        self, state: int, top: SubTable, extra: tuple[I64, I64] | None
+    ) -> LexTable:
+        paths = _Paths()
+        toks: list[I64] = []
+        keys: list[I64] = []
+        if extra is not None:
+            toks.append(extra[0])
+            keys.append(extra[1])
+        stack: list[tuple[SubTable, int]] = [(top, 0)]
+        while stack:
+            sub, base = stack.pop()
+            remap = [base] * len(sub.path_parent)
+            for q in range(1, len(sub.path_parent)):
+                remap[q] = paths.child(remap[sub.path_parent[q]], sub.path_event[q])
+            if sub.tokens.size:
+                local_path = sub.keys // _ALIVE_STRIDE
+                alive = sub.keys % _ALIVE_STRIDE
+                toks.append(sub.tokens)
+                keys.append(np.asarray(remap, dtype=np.int64)[local_path] * _ALIVE_STRIDE + alive)
+            for path, node, lex in sub.shared:
+                stack.append((self.subtable(node, lex), remap[path]))
+        return _group(state, paths, toks, keys, _delegates(self.lexer, state))
+
+
+def _group(
+    state: int,
+    paths: _Paths,
+    toks: list[I64],
+    keys: list[I64],
+    delegates: tuple[tuple[int, int, int], ...],
 ) -> LexTable:
-    """The token table of lexer ``state``; see the module docstring."""
-    quiet = quiet_loop(lexer, state) if features is not None else None
-    if quiet is None or features is None:
-        return _sweep(lexer, trie, state)
-    lo, hi = quiet
-    f = features
-    inside = (
-        f.text
-        & f.utf8_ok
-        & ((f.ascii_lo & np.uint64(~lo & (2**64 - 1))) == 0)
-        & ((f.ascii_hi & np.uint64(~hi & (2**64 - 1))) == 0)
-    )
-    rest = np.flatnonzero(f.text & ~inside)
-    table = _sweep(lexer, chain_forest(f, rest, trie.fingerprint), state)
-    fast_ids = np.flatnonzero(inside).astype(np.int32)
-    key = (0, lexer.alive_id[state])
-    groups = list(zip(table.group_path, table.group_alive, strict=True))
-    chunks = [table.tokens[table.group_start[g] : table.group_start[g + 1]] for g in range(len(groups))]
-    if key in groups:
-        g = groups.index(key)
-        chunks[g] = np.union1d(chunks[g], fast_ids).astype(np.int32)
-    else:
-        groups.insert(0, key)
-        chunks.insert(0, fast_ids)
-    order = sorted(range(len(groups)), key=lambda i: groups[i])
-    tokens = np.concatenate([chunks[i] for i in order]) if chunks else np.zeros(0, np.int32)
-    sizes = np.array([chunks[i].size for i in order], dtype=np.int64)
-    return LexTable(
-        state=state,
-        path_parent=table.path_parent,
-        path_event=table.path_event,
-        group_path=tuple(groups[i][0] for i in order),
-        group_alive=tuple(groups[i][1] for i in order),
-        group_start=np.concatenate([[0], np.cumsum(sizes)]).astype(np.int32),
-        tokens=tokens.astype(np.int32),
-    )
-
-
-def _sweep(lexer: Lexer, trie: TokenTrie, state: int) -> LexTable:
-    """Walk every token of ``trie`` from lexer ``state``, breadth-first then depth-first."""
-    child_start, child_node, child_byte = trie.child_start, trie.child_node, trie.child_byte
-    tok_start, tok_ids = trie.tok_start, trie.tok_ids
-
-    paths = _Paths()
-    node = np.zeros(1, dtype=np.int64)
-    lex = np.full(1, state, dtype=np.int64)
-    path = np.zeros(1, dtype=np.int64)
-    out_tok: list[npt.NDArray[np.int64]] = []
-    out_key: list[npt.NDArray[np.int64]] = []
-    small_tok: list[int] = []
-    small_key: list[int] = []
-
-    while node.size:
-        if node.size < SMALL_FRONTIER:
-            _sweep_small(
-                lexer,
-                trie,
-                list(zip(node.tolist(), lex.tolist(), path.tolist(), strict=True)),
-                paths,
-                small_tok,
-                small_key,
-            )
-            break
-        starts = child_start[node]
-        counts = (child_start[node + 1] - starts).astype(np.int64)
-        total = int(counts.sum())
-        if total == 0:
-            break
-        rep = np.repeat(np.arange(node.size), counts)
-        offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
-        pos = offsets + np.repeat(starts.astype(np.int64), counts)
-        c_node = child_node[pos].astype(np.int64)
-        c_byte = child_byte[pos]
-        c_lex = lex[rep]
-        c_path = path[rep]
-        lexer.ensure(np.unique(lex))
-        nxt = lexer.trans[c_lex, c_byte].astype(np.int64)
-
-        keep = nxt >= 0
-        new_node = [c_node[keep]]
-        new_lex = [nxt[keep]]
-        new_path = [c_path[keep]]
-
-        acc = lexer.accepting_flags[c_lex]
-        if acc.any():
-            b_idx = np.flatnonzero(acc)
-            width = lexer.n_states + 1
-            key = c_lex[b_idx] * width + (nxt[b_idx] + 1)
-            uniq, inv = np.unique(key, return_inverse=True)
-            ev_lists = [
-                lexer.events(int(k // width), int(k % width) - 1) for k in uniq.tolist()
-            ]
-            ev_count = np.array([len(e) for e in ev_lists], dtype=np.int64)
-            per = ev_count[inv]
-            if per.sum():
-                ev_flat = np.array([e for lst in ev_lists for e in lst], dtype=np.int64)
-                ev_off = np.concatenate([[0], np.cumsum(ev_count)])
-                rep2 = np.repeat(np.arange(b_idx.size), per)
-                inner = np.arange(rep2.size) - np.repeat(np.cumsum(per) - per, per)
-                events = ev_flat[ev_off[inv][rep2] + inner]
-                entry = b_idx[rep2]
-                restarts = np.array(
-                    [lexer.restart(e) for e in range(int(events.max()) + 1)], dtype=np.int64
-                )[events]
-                lexer.ensure(np.unique(restarts))
-                fresh = lexer.trans[restarts, c_byte[entry]].astype(np.int64)
-                ok = fresh >= 0
-                entry, events, fresh = entry[ok], events[ok], fresh[ok]
-                if entry.size:
-                    parents = c_path[entry]
-                    pair_key = parents * (1 << 24) + events
-                    pk_uniq, pk_inv = np.unique(pair_key, return_inverse=True)
-                    ids = np.array(
-                        [paths.child(pk >> 24, pk & ((1 << 24) - 1)) for pk in pk_uniq.tolist()],
-                        dtype=np.int64,
-                    )
-                    new_node.append(c_node[entry])
-                    new_lex.append(fresh)
-                    new_path.append(ids[pk_inv])
-
-        node = np.concatenate(new_node)
-        lex = np.concatenate(new_lex)
-        path = np.concatenate(new_path)
-        if node.size > FRONTIER_BUDGET:
-            raise CompileBudgetError(
-                f"token table for lexer state {state} exceeds {FRONTIER_BUDGET} entries",
-                code="token-table-budget",
-                hint="overlapping scannerless terminals that may follow each other make tokens"
-                " lex in exponentially many ways; give them a longest-match lexing mode",
-            )
-        # Record the tokens that end at these nodes.
-        t_counts = (tok_start[node + 1] - tok_start[node]).astype(np.int64)
-        has = t_counts > 0
-        if has.any():
-            h_node = node[has]
-            h_cnt = t_counts[has]
-            h_key = path[has] * _ALIVE_STRIDE + lexer.alive_ids[lex[has]]
-            rep3 = np.repeat(np.arange(h_node.size), h_cnt)
-            inner3 = np.arange(rep3.size) - np.repeat(np.cumsum(h_cnt) - h_cnt, h_cnt)
-            out_tok.append(tok_ids[tok_start[h_node][rep3] + inner3].astype(np.int64))
-            out_key.append(h_key[rep3])
-
-    if small_tok:
-        out_tok.append(np.array(small_tok, dtype=np.int64))
-        out_key.append(np.array(small_key, dtype=np.int64))
-    if out_tok:
-        all_tok = np.concatenate(out_tok)
-        all_key = np.concatenate(out_key)
+    if toks:
+        all_tok = np.concatenate(toks)
+        all_key = np.concatenate(keys)
         order = np.lexsort((all_tok, all_key))
         all_tok, all_key = all_tok[order], all_key[order]
         # One entry per (group, token): a token reaching the same group twice counts once.
@@ -343,7 +486,13 @@ def _sweep(lexer: Lexer, trie: TokenTrie, state: int) -> LexTable:
         group_alive=group_alive,
         group_start=group_start,
         tokens=tokens,
+        delegates=delegates,
     )
 
 
-_ALIVE_STRIDE = 1 << 32
+def build_lex_table(
+    lexer: Lexer, trie: TokenTrie, state: int, features: TokenFeatures | None = None
+) -> LexTable:
+    """The token table of one lexer state (no sharing with other tables)."""
+    return TableBuilder(lexer, trie, features).table(state)
+

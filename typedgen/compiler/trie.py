@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = ["TokenTrie", "build_trie", "load_or_build_trie"]
 
-TRIE_FORMAT = 1
+TRIE_FORMAT = 2
 I32 = npt.NDArray[np.int32]
 
 
@@ -38,6 +38,8 @@ class TokenTrie:
     tok_start: I32
     tok_ids: I32
     depth: int
+    subtree: I32
+    """Per node: how many nodes its subtree holds (itself included): the work below it."""
 
     @property
     def n_nodes(self) -> int:
@@ -58,6 +60,7 @@ class TokenTrie:
                 child_byte=self.child_byte,
                 tok_start=self.tok_start,
                 tok_ids=self.tok_ids,
+                subtree=self.subtree,
             )
         os.replace(tmp, path)
 
@@ -78,6 +81,7 @@ class TokenTrie:
                     tok_start=data["tok_start"],
                     tok_ids=data["tok_ids"],
                     depth=int(meta[2]),
+                    subtree=data["subtree"],
                 )
         except (OSError, KeyError, ValueError):
             return None
@@ -114,6 +118,7 @@ def build_trie(vocab: Vocabulary) -> TokenTrie:
     n_nodes = 1 + int(created.sum())
     # node_at[d][i]: node of token i's prefix of length d+1 (valid for d < length).
     parent = np.zeros(n_nodes, dtype=np.int64)
+    node_depth = np.zeros(n_nodes, dtype=np.int64)
     byte = np.zeros(n_nodes, dtype=np.uint8)
     prev_level = np.zeros(n, dtype=np.int64)  # root for every token
     end_node = np.zeros(n, dtype=np.int64)
@@ -128,6 +133,7 @@ def build_trie(vocab: Vocabulary) -> TokenTrie:
         shared = has & ~new_here
         node[shared] = node_new[creator[shared]] if shared.any() else node[shared]
         parent[node_new[new_here]] = prev_level[new_here]
+        node_depth[node_new[new_here]] = d + 1
         byte[node_new[new_here]] = mat[new_here, d]
         ends = has & (lengths == d + 1)
         end_node[ends] = node[ends]
@@ -142,6 +148,12 @@ def build_trie(vocab: Vocabulary) -> TokenTrie:
     order_t = np.argsort(end_node, kind="stable")
     tcounts = np.bincount(end_node, minlength=n_nodes)
     tok_start = np.concatenate([[0], np.cumsum(tcounts)]).astype(np.int32)
+    subtree = np.ones(n_nodes, dtype=np.int64)
+    by_depth = np.argsort(node_depth, kind="stable")
+    bounds = np.searchsorted(node_depth[by_depth], np.arange(width + 2))
+    for d in range(width, 0, -1):
+        level = by_depth[bounds[d] : bounds[d + 1]]
+        np.add.at(subtree, parent[level], subtree[level])
     return TokenTrie(
         fingerprint=vocab.fingerprint,
         n_ids=int(vocab.size),
@@ -151,6 +163,7 @@ def build_trie(vocab: Vocabulary) -> TokenTrie:
         tok_start=tok_start,
         tok_ids=ids[order_t].astype(np.int32),
         depth=width,
+        subtree=subtree.astype(np.int32),
     )
 
 
@@ -191,6 +204,9 @@ class TokenFeatures:
     ascii_lo: npt.NDArray[np.uint64]
     ascii_hi: npt.NDArray[np.uint64]
     utf8_ok: npt.NDArray[np.bool_]
+    ascii_only: npt.NDArray[np.bool_]
+    first_byte: npt.NDArray[np.int16]
+    """First byte of each text token; 256 for ids that are not text."""
     flat: npt.NDArray[np.uint8]
     offsets: npt.NDArray[np.int64]
 
@@ -232,7 +248,11 @@ def token_features(vocab: Vocabulary) -> TokenFeatures:
     np.bitwise_or.at(
         hi, owner[mid], np.left_shift(np.uint64(1), (flat[mid] - 64).astype(np.uint64))
     )
-    features = TokenFeatures(text, lo, hi, utf8_ok, flat, offsets)
+    high = np.zeros(n, dtype=bool)
+    high[np.unique(owner[flat >= 128])] = True
+    first = np.full(n, 256, dtype=np.int16)
+    first[text] = flat[offsets[:-1][text]]
+    features = TokenFeatures(text, lo, hi, utf8_ok, text & ~high, first, flat, offsets)
     _FEATURES[vocab.fingerprint] = features
     return features
 
@@ -260,6 +280,11 @@ def chain_forest(features: TokenFeatures, ids: npt.NDArray[np.int64], fingerprin
     child_start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
     tok_counts = is_last.astype(np.int64)
     tok_start = np.concatenate([[0], np.cumsum(tok_counts)]).astype(np.int32)
+    # Below chain node j lie the rest of its chain: (last of its chain) - j + 1 nodes.
+    chain_last = np.repeat(last, lens)
+    subtree = np.empty(total + 1, dtype=np.int64)
+    subtree[0] = total + 1
+    subtree[1:] = chain_last - np.arange(1, total + 1) + 1
     return TokenTrie(
         fingerprint=fingerprint,
         n_ids=0,
@@ -269,4 +294,5 @@ def chain_forest(features: TokenFeatures, ids: npt.NDArray[np.int64], fingerprin
         tok_start=tok_start,
         tok_ids=ids.astype(np.int32),
         depth=int(lens.max()) if n else 0,
+        subtree=subtree.astype(np.int32),
     )

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from typedgen.compiler.tokentables import LexTable, build_lex_table
+from typedgen.compiler.tokentables import LexTable, TableBuilder
 from typedgen.compiler.trie import token_features
 from typedgen.runtime.earley import ParseTable
 
@@ -51,6 +51,8 @@ class Engine:
         self._fresh = lexer.fresh
         self._lex_tables: dict[int, LexTable] = {lexer.initial: compiled.start_table}
         self._features = token_features(self.vocab)
+        self._builder = TableBuilder(lexer, self.trie, self._features)
+        self._first_bytes: dict[int, U32] = {}
         self._states: list[Pairs] = []
         self._index: dict[Pairs, int] = {}
         self._tok: dict[tuple[int, int], int] = {}
@@ -167,7 +169,7 @@ class Engine:
     def lex_table(self, lex: int) -> LexTable:
         found = self._lex_tables.get(lex)
         if found is None:
-            found = build_lex_table(self.lexer, self.trie, lex, self._features)
+            found = self._builder.table(lex)
             self._lex_tables[lex] = found
         return found
 
@@ -197,10 +199,28 @@ class Engine:
             if s >= 0 and alive_sets[a] & sets[s].exp:
                 chosen.append(tokens[starts[g] : starts[g + 1]])
         words = self._pack(chosen)
+        for event, fresh, first_bytes in tab.delegates:
+            after = step(sid, event)
+            if after >= 0:
+                part = self._pair_words(fresh, after)
+                words |= part & self._first_byte_words(first_bytes)
+        words.setflags(write=False)
         if len(self._pair_mask) > MEMO_LIMIT:
             self._pair_mask.clear()
         self._pair_mask[key] = words
         return words
+
+    def _first_byte_words(self, first_bytes: int) -> U32:
+        """Packed mask of the text tokens whose first byte is in the 256-bit set."""
+        found = self._first_bytes.get(first_bytes)
+        if found is None:
+            wanted = np.array([(first_bytes >> b) & 1 for b in range(256)] + [0], dtype=bool)
+            flags = np.zeros(self.n_words * 32, dtype=bool)
+            flags[: self.vocab.size] = wanted[self._features.first_byte]
+            found = np.packbits(flags, bitorder="little").view(np.uint32)
+            found.setflags(write=False)
+            self._first_bytes[first_bytes] = found
+        return found
 
     def _pack(self, chunks: list[npt.NDArray[np.int32]]) -> U32:
         flags = np.zeros(self.n_words * 32, dtype=bool)
