@@ -219,3 +219,22 @@ def test_simplify_flattens_and_merges() -> None:
     )
     out = simplify(expr)
     assert out == Seq((Lit.text("ab"), Alt((Lit.text("x"), Lit.text("y"))), Lit.text("z")))
+
+
+def test_charclass_canonical_form_is_unique() -> None:
+    everything = CharClass(((0, 0x10FFFF),))
+    assert everything == CharClass((), negated=True)
+    assert str(Grammar([Rule("s", everything)], "s")) == str(
+        Grammar([Rule("s", CharClass((), negated=True))], "s")
+    )
+    assert CharClass.of("a", negated=True).negated
+    assert not CharClass(((97, 122),)).negated
+    # Surrogates never count: these denote the same characters.
+    assert CharClass(((0xD7FF, 0xE000),)) == CharClass(((0xD7FF, 0xD7FF), (0xE000, 0xE000)))
+
+
+def test_simplify_empty_class_and_repeat_of_nothing() -> None:
+    empty = CharClass(())
+    assert simplify(empty) == Alt(())
+    assert simplify(Repeat(empty, 0, 3)) == Lit(b"")
+    assert simplify(Seq((Lit.text("a"), Repeat(empty, 1, 2)))) == Alt(())

@@ -67,12 +67,12 @@ def register_format(name: str, parse: Callable[..., Grammar]) -> None:
     _FORMATS[name] = parse
 
 
-def _parse_with(name: str, *args: Any, **kwargs: Any) -> Grammar:
+def _parse_with(fmt: str, /, *args: Any, **kwargs: Any) -> Grammar:
     try:
-        parse = _FORMATS[name]
+        parse = _FORMATS[fmt]
     except KeyError:
         raise GrammarError(
-            f"no frontend registered for {name!r}",
+            f"no frontend registered for {fmt!r}",
             code="no-frontend",
             hint="import typedgen (not only typedgen.ir) so that the frontends register",
         ) from None

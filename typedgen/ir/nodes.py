@@ -113,7 +113,17 @@ class CharClass(Expr):
     negated: bool = False
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "ranges", normalize_ranges(self.ranges))
+        # Canonical form: surrogate-free ranges, negated exactly when that needs fewer ranges,
+        # so equal sets of characters are equal nodes with equal canonical text.
+        ranges = normalize_ranges(self.ranges)
+        positive = _remove_surrogates(_complement(ranges) if self.negated else ranges)
+        negative = _remove_surrogates(_complement(positive))
+        if len(negative) < len(positive):
+            object.__setattr__(self, "ranges", negative)
+            object.__setattr__(self, "negated", True)
+        else:
+            object.__setattr__(self, "ranges", positive)
+            object.__setattr__(self, "negated", False)
 
     @classmethod
     def of(cls, chars: str, *, negated: bool = False, origin: Origin | None = None) -> CharClass:

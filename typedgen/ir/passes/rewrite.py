@@ -8,6 +8,7 @@ from dataclasses import replace
 from typedgen.ir.grammar import Grammar, Rule
 from typedgen.ir.nodes import (
     Alt,
+    CharClass,
     Complement,
     Expr,
     Intersect,
@@ -55,14 +56,15 @@ def _simplify_node(node: Expr) -> Expr:
             return Lit(b"", origin=node.origin)
         return Seq(tuple(items), origin=node.origin)
     if isinstance(node, Alt):
-        alts: list[Expr] = []
+        alts: dict[Expr, None] = {}
         for item in node.items:
             for part in item.items if isinstance(item, Alt) else (item,):
-                if part not in alts:
-                    alts.append(part)
+                alts.setdefault(part, None)
         if len(alts) == 1:
-            return alts[0]
+            return next(iter(alts))
         return Alt(tuple(alts), origin=node.origin)
+    if isinstance(node, CharClass) and node.is_empty():
+        return Alt((), origin=node.origin)
     if isinstance(node, Intersect):
         flat: list[Expr] = []
         for item in node.items:
@@ -77,6 +79,8 @@ def _simplify_node(node: Expr) -> Expr:
             return Lit(b"", origin=node.origin)
         if isinstance(node.item, Lit) and not node.item.data:
             return node.item
+        if isinstance(node.item, Alt) and not node.item.items:
+            return Lit(b"", origin=node.origin) if node.min == 0 else node.item
         return node
     return node
 
