@@ -29,9 +29,7 @@ def evaldata_items(name: str) -> list[dict[str, Any]]:
 
 def byte_vocabulary(extra: tuple[bytes, ...] = ()) -> Vocabulary:
     """A vocabulary of the 256 single bytes (ids 1..256) plus ``extra``; id 0 is EOS."""
-    return Vocabulary(
-        [b"", *(bytes([b]) for b in range(256)), *extra], eos_ids=[0], name="bytes"
-    )
+    return Vocabulary([b"", *(bytes([b]) for b in range(256)), *extra], eos_ids=[0], name="bytes")
 
 
 def accepts(compiled: CompiledGrammar, data: bytes) -> bool:

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 __all__ = ["compile", "grammar_of"]
 
 
-def compile(  # noqa: A001 - the public name is part of the contract (DESIGN.md section 3)
+def compile(
     grammar_or_output_type: object, vocabulary: Vocabulary, *, cache: bool = True
 ) -> CompiledGrammar:
     """Compile a grammar or output type for a vocabulary; cached by (IR hash, vocabulary).

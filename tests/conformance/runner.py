@@ -12,19 +12,18 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from tests._support import EVALDATA, byte_vocabulary
 from typedgen import compile as tg_compile
 from typedgen.compiler.compiled import CompiledGrammar
 from typedgen.errors import CompileError, GrammarError, TypedgenError, UnsupportedFeatureError
 from typedgen.ir import Grammar
-
-from tests._support import EVALDATA, byte_vocabulary
 
 VOCAB = byte_vocabulary()
 FINAL = "FINAL_REJECT:"
@@ -53,7 +52,9 @@ class Outcome:
     mislabelled: list[str] = field(default_factory=list)
 
 
-def _lark(text: str, start: str = "start", lexer: str = "contextual", **kw: Any) -> Callable[[], Grammar]:
+def _lark(
+    text: str, start: str = "start", lexer: str = "contextual", **kw: Any
+) -> Callable[[], Grammar]:
     return lambda: Grammar.from_lark(text, start=start, lexer=lexer, **kw)
 
 
@@ -96,7 +97,7 @@ def _lark_oracle(text: str, **options: Any) -> Callable[[str], bool | None]:
 
     try:
         parser = lark.Lark(text, **options)
-    except Exception:  # noqa: BLE001 - lark fails in many ways on grammars it refuses
+    except Exception:
         return lambda s: None
 
     def verdict(s: str) -> bool | None:
@@ -104,7 +105,7 @@ def _lark_oracle(text: str, **options: Any) -> Callable[[str], bool | None]:
             parser.parse(s)
         except lark.exceptions.LarkError:
             return False
-        except Exception:  # noqa: BLE001 - lark internal errors: no verdict
+        except Exception:
             return None
         return True
 
@@ -117,7 +118,7 @@ def _library(text: str, **options: Any) -> Callable[[], bool]:
 
         try:
             lark.Lark(text, **options)
-        except Exception:  # noqa: BLE001
+        except Exception:
             return True
         return False
 
@@ -191,12 +192,16 @@ def _xgrammar_cases() -> Iterator[Case]:
             build = _regex(it["grammar"])
         else:
             build = (lambda text, r: lambda: Grammar.from_gbnf(text, start=r))(it["grammar"], root)
-        yield Case("xgrammar_tests", it["name"], build, it.get("passing", []), it.get("failing", []))
+        yield Case(
+            "xgrammar_tests", it["name"], build, it.get("passing", []), it.get("failing", [])
+        )
 
 
 def _gbnf_grammar_cases() -> Iterator[Case]:
     for it in _items("gbnf_grammars"):
-        yield Case("gbnf_grammars", it["name"], _gbnf(it["grammar"]), note="compile only: no strings")
+        yield Case(
+            "gbnf_grammars", it["name"], _gbnf(it["grammar"]), note="compile only: no strings"
+        )
 
 
 SETS: dict[str, Callable[[], Iterator[Case]]] = {
@@ -249,7 +254,9 @@ def run(case: Case) -> Outcome:
         oracle = case.oracle
         wrong_pass = [t for t in case.passing if oracle(t) is False]
         wrong_fail = [t for t in case.failing if oracle(t) is True]
-        mislabelled = [f"passing {t!r}" for t in wrong_pass] + [f"failing {t!r}" for t in wrong_fail]
+        mislabelled = [f"passing {t!r}" for t in wrong_pass] + [
+            f"failing {t!r}" for t in wrong_fail
+        ]
         case = Case(
             case.set,
             case.name,

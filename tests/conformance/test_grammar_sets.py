@@ -1,4 +1,4 @@
-"""Conformance against the grammar sets of ../shared/evaldata (run through tests.conformance.runner).
+"""Conformance against the grammar sets of ../shared/evaldata (see tests.conformance.runner).
 
 Every case must pass, except those listed here with the reason. The lists are strict both ways:
 a listed case that starts passing fails the test too, so the lists stay true. Refusals count as
@@ -29,7 +29,7 @@ KNOWN: dict[tuple[str, str], tuple[str, str]] = {
     ),
     ("lark_grammars", "file:lark/grammars/lark.lark"): (
         "fail",
-        "contextual lexing does not backtrack: COMMENT /\\s*/ \"//\" keeps a leading space it "
+        'contextual lexing does not backtrack: COMMENT /\\s*/ "//" keeps a leading space it '
         "cannot complete (' /a/'); lark falls back to a shorter match. 25/25 samples pass with "
         "lexer='dynamic'",
     ),
@@ -53,7 +53,7 @@ KNOWN: dict[tuple[str, str], tuple[str, str]] = {
         "equal-length matches of a literal and a pattern: the literal wins (as in lark);"
         " llguidance keeps both readings",
     ),
-    ("llguidance_lark_tests", "many|\n            start: \"foo\" | ST\n"): (
+    ("llguidance_lark_tests", 'many|\n            start: "foo" | ST\n'): (
         "fail",
         "a terminal that matches nothing (/ab/ & /b/) is a GrammarError in typedgen;"
         " llguidance compiles it as never matching",

@@ -159,7 +159,9 @@ def test_recursive_terminal_is_refused() -> None:
         Grammar(
             [
                 Rule("start", Ref("A")),
-                Rule("A", Seq((Lit.text("("), Repeat(Ref("A"), 0, 1), Lit.text(")"))), lexical=True),
+                Rule(
+                    "A", Seq((Lit.text("("), Repeat(Ref("A"), 0, 1), Lit.text(")"))), lexical=True
+                ),
             ],
             "start",
         )

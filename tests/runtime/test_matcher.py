@@ -22,11 +22,13 @@ def tok(data: bytes) -> int:
 
 
 def _expr_grammar() -> Grammar:
-    # Left-recursive, with a nullable rule and parentheses: e -> e "+" t | t; t -> "a" | "(" e ")" | n
+    # Left-recursive, nullable rule, parentheses: e -> e "+" t | t; t -> "a" | "(" e ")" | n
     return Grammar(
         [
             Rule("e", Alt((Seq((Ref("e"), Lit.text("+"), Ref("t"))), Ref("t")))),
-            Rule("t", Alt((Lit.text("a"), Seq((Lit.text("("), Ref("e"), Lit.text(")"))), Ref("n")))),
+            Rule(
+                "t", Alt((Lit.text("a"), Seq((Lit.text("("), Ref("e"), Lit.text(")"))), Ref("n")))
+            ),
             Rule("n", Seq((Ref("sign"), Repeat(CharClass(((48, 57),)), 1, None)))),
             Rule("sign", Alt((Lit(b""), Lit.text("-")))),
         ],
@@ -44,7 +46,8 @@ def brute_mask(compiled, state: int) -> set[int]:  # type: ignore[no-untyped-def
     out = {
         t
         for t, data in enumerate(compiled.vocabulary.tokens)
-        if data and t not in compiled.vocabulary.special_ids
+        if data
+        and t not in compiled.vocabulary.special_ids
         and engine.advance_bytes(state, data) != DEAD
     }
     if engine.is_complete(state):
@@ -143,9 +146,7 @@ def test_mask_equals_brute_force_on_random_walks(expr, seed: int) -> None:  # ty
 
 def test_ambiguous_grammar() -> None:
     # s -> s s | "a" | "aa" : highly ambiguous, still exact
-    g = Grammar(
-        [Rule("s", Alt((Seq((Ref("s"), Ref("s"))), Lit.text("a"), Lit.text("aa"))))], "s"
-    )
+    g = Grammar([Rule("s", Alt((Seq((Ref("s"), Ref("s"))), Lit.text("a"), Lit.text("aa"))))], "s")
     c = tg_compile(g, VOCAB, cache=False)
     assert accepts(c, b"a" * 17)
     assert not accepts(c, b"")
@@ -153,7 +154,13 @@ def test_ambiguous_grammar() -> None:
 
 
 def test_nullable_start_and_empty_string() -> None:
-    g = Grammar([Rule("s", Repeat(Seq((Lit.text("x"), Ref("t"))), 0, None)), Rule("t", Alt((Lit(b""), Lit.text("y"))))], "s")
+    g = Grammar(
+        [
+            Rule("s", Repeat(Seq((Lit.text("x"), Ref("t"))), 0, None)),
+            Rule("t", Alt((Lit(b""), Lit.text("y")))),
+        ],
+        "s",
+    )
     c = tg_compile(g, VOCAB, cache=False)
     m = c.matcher()
     assert m.is_complete() and 0 in m.allowed_token_ids()
@@ -202,9 +209,7 @@ def test_lexing_basic_keywords_win_ties() -> None:
 
 
 def test_dfa_budget_is_a_typed_error() -> None:
-    g = Grammar(
-        [Rule("s", Repeat(CharClass(((97, 122),)), 0, 50_000), lexical=True)], "s"
-    )
+    g = Grammar([Rule("s", Repeat(CharClass(((97, 122),)), 0, 50_000), lexical=True)], "s")
     with pytest.raises(CompileBudgetError) as info:
         tg_compile(g, VOCAB, cache=False)
     assert info.value.code in {"dfa-budget", "nfa-budget"}
@@ -213,7 +218,17 @@ def test_dfa_budget_is_a_typed_error() -> None:
 def test_ignore_with_free_terminals_and_inline_literals() -> None:
     g = Grammar(
         [
-            Rule("start", Seq((Lit.text("let"), Ref("NAME"), Lit.text("="), Repeat(CharClass(((48, 57),)), 1, None)))),
+            Rule(
+                "start",
+                Seq(
+                    (
+                        Lit.text("let"),
+                        Ref("NAME"),
+                        Lit.text("="),
+                        Repeat(CharClass(((48, 57),)), 1, None),
+                    )
+                ),
+            ),
             Rule("NAME", Repeat(CharClass(((97, 122),)), 1, None), lexical=True),
             Rule("WS", Repeat(Lit.text(" "), 1, None), lexical=True),
         ],

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -25,8 +25,8 @@ GRAMMARS = Path(__file__).resolve().parents[1] / "grammars"
 
 JSON_DOCS = [
     {"name": "Alice Smith", "age": 42, "tags": ["a", "b"], "active": True, "score": -98.6e3},
-    {"nested": {"list": [1, 2, {"deep": [None, False, "x\"y\\z\n\t"]}]}, "empty": {}, "e": []},
-    {"unicode": "héllo wörld — 你好 🌍", "escapes": "tab\tquote\"", "n": 0.5},
+    {"nested": {"list": [1, 2, {"deep": [None, False, 'x"y\\z\n\t']}]}, "empty": {}, "e": []},
+    {"unicode": "héllo wörld — 你好 🌍", "escapes": 'tab\tquote"', "n": 0.5},
     {"items": [{"id": 1, "title": "First", "price": 12.5}, {"id": 2, "title": "Second"}]},
 ]
 ARITH_DOCS = ["1 + 2 * (3 - 4) / 5", "f(x, y^2) - -3.5e-2 * g()", "((a))+b_1*c%7"]

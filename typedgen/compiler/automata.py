@@ -7,12 +7,14 @@ taken within valid UTF-8 text). A state budget stops pathological expressions wi
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
+from typedgen.compiler.utf8 import utf8_sequences
 from typedgen.errors import CompileBudgetError, GrammarError
 from typedgen.ir.nodes import (
     MAX_CODEPOINT,
@@ -27,9 +29,8 @@ from typedgen.ir.nodes import (
     Seq,
 )
 from typedgen.ir.origin import Origin
-from typedgen.compiler.utf8 import utf8_sequences
 
-__all__ = ["DFA", "DEFAULT_STATE_BUDGET", "expr_to_dfa"]
+__all__ = ["DEFAULT_STATE_BUDGET", "DFA", "expr_to_dfa"]
 
 DEFAULT_STATE_BUDGET = 20_000
 IntArray = npt.NDArray[np.int32]
@@ -86,9 +87,11 @@ class DFA:
         live = accept & reach
         frontier = np.nonzero(live)[0].tolist()
         while frontier:
-            preds = np.concatenate(
-                [src_sorted[starts[q] : starts[q + 1]] for q in frontier]
-            ) if frontier else np.zeros(0, dtype=np.int64)
+            preds = (
+                np.concatenate([src_sorted[starts[q] : starts[q + 1]] for q in frontier])
+                if frontier
+                else np.zeros(0, dtype=np.int64)
+            )
             preds = np.unique(preds)
             new = preds[~live[preds] & reach[preds]]
             live[new] = True
@@ -119,14 +122,13 @@ class DFA:
             for p, q in enumerate(col.tolist()):
                 lists[q].append(p)
             preds.append(lists)
-        block_of = accept.astype(np.int64).tolist()
-        blocks: list[set[int]] = [set(), set()]
-        for q, b in enumerate(block_of):
-            blocks[b].add(q)
-        blocks = [b for b in blocks if b]
+        initial: list[set[int]] = [set(), set()]
+        for q, flag in enumerate(accept.tolist()):
+            initial[int(flag)].add(q)
+        blocks = [b for b in initial if b]
         block_of = [0] * (n + 1)
-        for i, b in enumerate(blocks):
-            for q in b:
+        for i, block in enumerate(blocks):
+            for q in block:
                 block_of[q] = i
         work = {min(range(len(blocks)), key=lambda i: len(blocks[i]))} if len(blocks) > 1 else set()
         while work:
@@ -258,9 +260,7 @@ class _NFA:
 
 
 class _Builder:
-    def __init__(
-        self, resolve: Callable[[Ref], DFA], budget: int, origin: Origin | None
-    ) -> None:
+    def __init__(self, resolve: Callable[[Ref], DFA], budget: int, origin: Origin | None) -> None:
         self.resolve = resolve
         self.budget = budget
         self.origin = origin
@@ -361,7 +361,7 @@ def _determinize(nfa: _NFA, start: int, end: int, budget: int, origin: Origin | 
         edges = [edge for q in current for edge in nfa.edges[q]]
         if edges:
             points = sorted({lo for lo, _, _ in edges} | {hi + 1 for _, hi, _ in edges})
-            for a, b in zip(points, points[1:], strict=False):
+            for a, b in itertools.pairwise(points):
                 targets = {t for lo, hi, t in edges if lo <= a and hi >= b - 1}
                 if not targets:
                     continue
@@ -396,7 +396,9 @@ def utf8_text_dfa() -> DFA:
 
 
 def _unresolved(ref: Ref) -> DFA:
-    raise GrammarError(f"unresolved reference {ref.name!r}", code="undefined-rule", origin=ref.origin)
+    raise GrammarError(
+        f"unresolved reference {ref.name!r}", code="undefined-rule", origin=ref.origin
+    )
 
 
 def _complement_utf8(dfa: DFA, budget: int) -> DFA:

@@ -22,8 +22,7 @@ from typing import TYPE_CHECKING, Any
 from typedgen.compiler.lexer import Lexer
 from typedgen.compiler.lowering import ParserGrammar, lower
 from typedgen.compiler.tokentables import LexTable, TableBuilder
-from typedgen.compiler.trie import token_features
-from typedgen.compiler.trie import TokenTrie, load_or_build_trie
+from typedgen.compiler.trie import TokenTrie, load_or_build_trie, token_features
 from typedgen.ir.grammar import Grammar
 
 if TYPE_CHECKING:
@@ -118,7 +117,9 @@ def _key(grammar: Grammar, vocab: Vocabulary) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _load(path: Path, grammar: Grammar, vocab: Vocabulary, trie: TokenTrie) -> CompiledGrammar | None:
+def _load(
+    path: Path, grammar: Grammar, vocab: Vocabulary, trie: TokenTrie
+) -> CompiledGrammar | None:
     try:
         with open(path, "rb") as fh:
             payload = pickle.load(fh)

@@ -161,7 +161,9 @@ class Lexer:
             for s, e in zip(starts, ends, strict=True):
                 if s == e:
                     continue
-                nxt_key = tuple((members[r][0], q) for r, q in zip(r_list[s:e], t_list[s:e], strict=True))
+                nxt_key = tuple(
+                    (members[r][0], q) for r, q in zip(r_list[s:e], t_list[s:e], strict=True)
+                )
                 by_target.setdefault(nxt_key, []).append(b_list[s])
             for nxt_key, byte_list in by_target.items():
                 target = self._index.get(nxt_key)
@@ -174,8 +176,11 @@ class Lexer:
     def ensure(self, states: npt.NDArray[np.int64] | list[int]) -> None:
         """Make sure the transition rows of ``states`` exist (expanding them if needed)."""
         expanded = self._expanded
-        todo = [s for s in (states.tolist() if isinstance(states, np.ndarray) else states)
-                if not expanded[s]]
+        todo = [
+            s
+            for s in (states.tolist() if isinstance(states, np.ndarray) else states)
+            if not expanded[s]
+        ]
         if todo:
             with self._lock:
                 for s in todo:

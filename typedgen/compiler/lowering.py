@@ -26,9 +26,7 @@ from typedgen.ir.grammar import Grammar, Lexing
 from typedgen.ir.nodes import (
     Alt,
     CharClass,
-    Complement,
     Expr,
-    Intersect,
     Lit,
     Ref,
     Repeat,
@@ -207,9 +205,7 @@ class _Lowerer:
         dfa = self.rule_dfas.get(name)
         if dfa is None:
             rule = self.g.rules[name]
-            dfa = expr_to_dfa(
-                rule.body, self._resolve, budget=self.budget, origin=rule.origin
-            )
+            dfa = expr_to_dfa(rule.body, self._resolve, budget=self.budget, origin=rule.origin)
             self.rule_dfas[name] = dfa
         return dfa
 
@@ -295,9 +291,7 @@ class _Lowerer:
             return self._use(self.term_index[key])
         dfa = expr_to_dfa(expr, self._resolve, budget=self.budget, origin=origin)
         label = text if len(text) <= 40 else text[:37] + "..."
-        return self._add_terminal(
-            key, label, dfa, Lexing.FREE, 0, isinstance(expr, Lit), origin
-        )
+        return self._add_terminal(key, label, dfa, Lexing.FREE, 0, isinstance(expr, Lit), origin)
 
     # -- rules -----------------------------------------------------------------------------
     def classify(self) -> None:
@@ -475,7 +469,9 @@ class _Lowerer:
             for lhs, rhs in self.productions
         )
         ignore_t = tuple(dict.fromkeys(ignore))
-        follow, first = _follow_sets(n_terms, len(self.nt_names), productions, augmented + n_terms, ignore_t)
+        follow, first = _follow_sets(
+            n_terms, len(self.nt_names), productions, augmented + n_terms, ignore_t
+        )
         return ParserGrammar(
             terminals=tuple(self.terminals),
             nonterminals=tuple(self.nt_names),

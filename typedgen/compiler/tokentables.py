@@ -136,9 +136,9 @@ class _Walk:
         self.out_tok.append(trie.tok_ids[trie.tok_start[h_node][rep] + inner].astype(np.int64))
         self.out_key.append(h_key[rep])
 
-    def split_shared(self, node: I64, lex: I64, path: I64, eligible: npt.NDArray[np.bool_]) -> (
-        tuple[I64, I64, I64]
-    ):
+    def split_shared(
+        self, node: I64, lex: I64, path: I64, eligible: npt.NDArray[np.bool_]
+    ) -> tuple[I64, I64, I64]:
         """Hand entries below big nodes over to shared sub-tables; return the others."""
         if not self.share:
             return node, lex, path
@@ -217,7 +217,12 @@ class _Walk:
             first = False
 
     def _restart(
-        self, b_idx: I64, c_lex: I64, nxt: I64, c_byte: npt.NDArray[np.uint8], c_path: I64,
+        self,
+        b_idx: I64,
+        c_lex: I64,
+        nxt: I64,
+        c_byte: npt.NDArray[np.uint8],
+        c_path: I64,
         c_node: I64,
     ) -> tuple[I64, I64, I64] | None:
         lexer = self.lexer
@@ -427,9 +432,7 @@ class TableBuilder:
         key = np.full(fast.size, self.lexer.alive_id[state], dtype=np.int64)
         return self._flatten(state, walk.result(), (fast, key))
 
-    def _flatten(
-        self, state: int, top: SubTable, extra: tuple[I64, I64] | None
-    ) -> LexTable:
+    def _flatten(self, state: int, top: SubTable, extra: tuple[I64, I64] | None) -> LexTable:
         paths = _Paths()
         toks: list[I64] = []
         keys: list[I64] = []
@@ -495,4 +498,3 @@ def build_lex_table(
 ) -> LexTable:
     """The token table of one lexer state (no sharing with other tables)."""
     return TableBuilder(lexer, trie, features).table(state)
-

@@ -257,7 +257,9 @@ def token_features(vocab: Vocabulary) -> TokenFeatures:
     return features
 
 
-def chain_forest(features: TokenFeatures, ids: npt.NDArray[np.int64], fingerprint: str) -> TokenTrie:
+def chain_forest(
+    features: TokenFeatures, ids: npt.NDArray[np.int64], fingerprint: str
+) -> TokenTrie:
     """A trie-shaped structure over ``ids`` where every token is its own chain (no sharing).
 
     Cheap to build for a subset of the vocabulary; the sweep treats it like a trie.

@@ -15,7 +15,7 @@ from typedgen.ir.origin import Origin
 __all__ = ["Grammar", "Lexing", "Rule", "TreeShape", "register_format"]
 
 
-class Lexing(str, enum.Enum):
+class Lexing(enum.StrEnum):
     """How a terminal's lexemes are delimited.
 
     ``FREE``: a lexeme may end wherever the terminal's pattern matches (scannerless, as in GBNF

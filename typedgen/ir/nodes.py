@@ -62,7 +62,9 @@ def normalize_ranges(ranges: Iterable[tuple[int, int]]) -> tuple[tuple[int, int]
         if lo > hi:
             raise GrammarError(f"character range {lo:#x}-{hi:#x} is inverted", code="bad-range")
         if lo < 0 or hi > MAX_CODEPOINT:
-            raise GrammarError(f"character range {lo:#x}-{hi:#x} is outside Unicode", code="bad-range")
+            raise GrammarError(
+                f"character range {lo:#x}-{hi:#x} is outside Unicode", code="bad-range"
+            )
         items.append((lo, hi))
     items.sort()
     merged: list[tuple[int, int]] = []

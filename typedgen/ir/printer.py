@@ -160,9 +160,11 @@ def _attributes(rule: Rule) -> str:
         attrs.append(f"lexing={rule.lexing.value}")
     shape = rule.shape
     if shape != TreeShape():
-        for name in ("inline", "expand_single", "keep_tokens", "filtered"):
-            if getattr(shape, name):
-                attrs.append(name)
+        attrs.extend(
+            name
+            for name in ("inline", "expand_single", "keep_tokens", "filtered")
+            if getattr(shape, name)
+        )
     kind = "@token" if rule.lexical else "@rule" if attrs else ""
     if attrs:
         return f"{kind}({', '.join(attrs)}) "

@@ -30,7 +30,11 @@ class _Set:
     __slots__ = ("accepting", "exp", "items", "waiting")
 
     def __init__(
-        self, items: frozenset[Item], waiting: dict[int, tuple[Item, ...]], exp: int, accepting: bool
+        self,
+        items: frozenset[Item],
+        waiting: dict[int, tuple[Item, ...]],
+        exp: int,
+        accepting: bool,
     ) -> None:
         self.items = items
         self.waiting = waiting
@@ -43,7 +47,7 @@ class ParseTable:
 
     def __init__(self, grammar: ParserGrammar, events: list[tuple[int, int]]) -> None:
         self.grammar = grammar
-        self.n_terms = n_terms = grammar.n_terminals
+        self.n_terms = grammar.n_terminals
         self.events = events  # shared, append-only list owned by the lexer
         item_next: list[int] = []
         item_lhs: list[int] = []
@@ -132,9 +136,7 @@ class ParseTable:
                         exp |= 1 << sym
                 elif it == self.final_item and origin == self.initial_id():
                     accepting = True
-            self.sets.append(
-                _Set(items, {k: tuple(v) for k, v in waiting.items()}, exp, accepting)
-            )
+            self.sets.append(_Set(items, {k: tuple(v) for k, v in waiting.items()}, exp, accepting))
             self._index[items] = sid
             return sid
 

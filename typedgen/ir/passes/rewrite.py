@@ -129,5 +129,3 @@ def prune_unreachable(rules: Iterable[Rule], roots: Iterable[str]) -> list[Rule]
         seen.add(name)
         stack.extend(ref.name for ref in referenced_names(table[name].body) if ref.name in table)
     return [rule for rule in table.values() if rule.name in seen]
-
-

@@ -39,9 +39,11 @@ def reachable_rules(grammar: Grammar, roots: Iterable[str] | None = None) -> set
         if name in seen:
             continue
         seen.add(name)
-        for ref in referenced_names(grammar.rules[name].body):
-            if ref.name in grammar.rules and ref.name not in seen:
-                stack.append(ref.name)
+        stack.extend(
+            ref.name
+            for ref in referenced_names(grammar.rules[name].body)
+            if ref.name in grammar.rules and ref.name not in seen
+        )
     return seen
 
 
