@@ -16,6 +16,7 @@ from typedgen.errors import (
     UnsupportedFeatureError,
     VocabularyError,
 )
+from typedgen.models import LoadedModel, load_model
 from typedgen.runtime.matcher import Matcher
 from typedgen.types import Choice, Gbnf, Lark, Regex
 
@@ -29,6 +30,7 @@ __all__ = [
     "Gbnf",
     "GrammarError",
     "Lark",
+    "LoadedModel",
     "Matcher",
     "Regex",
     "TypedgenError",
@@ -38,4 +40,5 @@ __all__ = [
     "__version__",
     "compile",
     "grammar_of",
+    "load_model",
 ]

@@ -1,0 +1,52 @@
+"""The public surface: curated names, and importing typedgen stays light."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import typedgen
+
+EXPECTED = {
+    "Choice",
+    "CompileBudgetError",
+    "CompileError",
+    "CompiledGrammar",
+    "Gbnf",
+    "GrammarError",
+    "Lark",
+    "LoadedModel",
+    "Matcher",
+    "Regex",
+    "TypedgenError",
+    "UnsupportedFeatureError",
+    "Vocabulary",
+    "VocabularyError",
+    "__version__",
+    "compile",
+    "grammar_of",
+    "load_model",
+}
+
+
+def test_all_is_the_curated_surface() -> None:
+    assert set(typedgen.__all__) == EXPECTED
+    for name in typedgen.__all__:
+        assert hasattr(typedgen, name), name
+
+
+def test_import_does_not_load_torch_or_transformers() -> None:
+    code = (
+        "import sys, typedgen, typedgen.ir; "
+        "heavy = {'torch', 'transformers', 'lark'} & set(sys.modules); "
+        "print(','.join(sorted(heavy)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "", f"importing typedgen loaded {out.stdout.strip()}"
+
+
+def test_output_type_markers_give_grammars() -> None:
+    assert typedgen.grammar_of(typedgen.Choice("yes", "no")).start == "start"
+    assert typedgen.grammar_of(typedgen.Regex(r"\d+")).start == "start"
+    assert typedgen.grammar_of(typedgen.Gbnf('root ::= "a"')).start == "root"
+    assert typedgen.grammar_of(typedgen.Lark('start: "a"')).start == "start"
