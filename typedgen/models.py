@@ -88,7 +88,7 @@ def _converted_folder(gguf: Path) -> Path:
     print(f"typedgen: converting {gguf.name} once (cached in {final}) ...", flush=True)  # noqa: T201
     quantised = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
     # A model loaded from GGUF refuses save_pretrained; a plain copy of it does not.
-    plain = AutoModelForCausalLM.from_config(quantised.config)
+    plain = AutoModelForCausalLM.from_config(quantised.config)  # type: ignore[no-untyped-call]
     plain.load_state_dict(quantised.state_dict())
     tokenizer = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
     tmp = Path(tempfile.mkdtemp(dir=root, prefix=f".{final.name}."))
@@ -145,7 +145,7 @@ def load_model(
     device = device or _default_device()
     try:
         tokenizer = AutoTokenizer.from_pretrained(folder, local_files_only=local)
-        model = AutoModelForCausalLM.from_pretrained(
+        model: Any = AutoModelForCausalLM.from_pretrained(
             folder, dtype=_dtype(dtype, device), local_files_only=local
         )
     except OSError as exc:
