@@ -332,23 +332,68 @@ def _no_boundary(lexer: Lexer, state: int, byte: int) -> bool:
     return True
 
 
-def quiet_loop(lexer: Lexer, state: int) -> tuple[int, int, bool] | None:
-    """The ASCII loop bytes of a *quiet* free-text state, or ``None``.
+@dataclass(frozen=True)
+class Quiet:
+    """Where a state can read many tokens without anything to decide (see :func:`quiet_run`)."""
 
-    A state is quiet on a byte that leads back to it where no lexeme can end (see
-    :func:`_no_boundary`). Returns the quiet ASCII loop bytes as two 64-bit masks and whether
-    every well-formed non-ASCII character also leads back to the state through quiet states with
-    the same alive terminals (the inside of a JSON string, a comment, an identifier). A token
-    made only of those bytes and characters stays in the lexeme with nothing to decide: such
-    tokens (most of a vocabulary) form one group without being walked.
+    lo: int
+    """Quiet ASCII bytes 0-63 (bitset)."""
+    hi: int
+    """Quiet ASCII bytes 64-127 (bitset)."""
+    utf8: bool
+    """Every well-formed non-ASCII character is quiet too."""
+    max_len: int | None
+    """How many quiet bytes the state can still take (``None``: unbounded)."""
+
+
+def quiet_run(lexer: Lexer, state: int) -> Quiet | None:
+    """The quiet ASCII bytes of a free-text state, or ``None``.
+
+    A state is quiet on a byte that leads, with every other quiet byte, to one and the same next
+    state keeping the same alive terminals, where no lexeme can end (see :func:`_no_boundary`):
+    the inside of a JSON string, a comment, an identifier. Such runs are either a loop (the state
+    leads back to itself: any number of quiet bytes) or a chain (a bounded repetition such as
+    ``[a-z]{1,24}``: the chain's length bounds the run). A token made only of quiet bytes, no
+    longer than the run, stays in the lexeme with nothing to decide: such tokens (most of a
+    vocabulary) form one group without being walked. For loops, well-formed non-ASCII characters
+    that lead back to the state through quiet states count too.
     """
     alive, row = lexer.alive, lexer.row
+    target = alive[state]
     srow = row(state)
-    loop = [b for b in range(128) if srow[b] == state and _no_boundary(lexer, state, b)]
-    if len(loop) < QUIET_MIN_BYTES:
+    counts: dict[int, int] = {}
+    for b in range(128):
+        if srow[b] >= 0:
+            counts[srow[b]] = counts.get(srow[b], 0) + 1
+    if not counts:
         return None
-    lo = sum(1 << b for b in loop if b < 64)
-    hi = sum(1 << (b - 64) for b in loop if b >= 64)
+    nxt = max(counts, key=counts.__getitem__)
+    quiet = [b for b in range(128) if srow[b] == nxt and _no_boundary(lexer, state, b)]
+    if len(quiet) < QUIET_MIN_BYTES or alive[nxt] != target:
+        return None
+    lo = sum(1 << b for b in quiet if b < 64)
+    hi = sum(1 << (b - 64) for b in quiet if b >= 64)
+    if nxt != state:
+        # A chain: follow it while every quiet byte keeps it in lock step.
+        length, cur, seen = 1, nxt, {state, nxt}
+        while True:
+            crow = row(cur)
+            step = {crow[b] for b in quiet}
+            if len(step) != 1 or not all(_no_boundary(lexer, cur, b) for b in quiet):
+                break
+            (after,) = step
+            if after < 0 or alive[after] != target or after in seen:
+                break
+            seen.add(after)
+            cur, length = after, length + 1
+        return Quiet(lo, hi, False, length)
+    return Quiet(lo, hi, _utf8_loops(lexer, state), None)
+
+
+def _utf8_loops(lexer: Lexer, state: int) -> bool:
+    """Whether every well-formed non-ASCII character read from ``state`` leads back to it
+    through quiet states with the same alive terminals."""
+    alive, row = lexer.alive, lexer.row
     utf8 = utf8_text_dfa()
     u_trans, u_accept = utf8.trans, utf8.accept
     target = alive[state]
@@ -363,17 +408,17 @@ def quiet_loop(lexer: Lexer, state: int) -> tuple[int, int, bool] | None:
                 continue
             s2 = s_row[b]
             if s2 < 0 or not _no_boundary(lexer, s, b):
-                return lo, hi, False
+                return False
             if u_accept[u2]:
                 if s2 != state:
-                    return lo, hi, False
+                    return False
                 continue
             if alive[s2] != target:
-                return lo, hi, False
+                return False
             if (u2, s2) not in seen:
                 seen.add((u2, s2))
                 stack.append((u2, s2))
-    return lo, hi, True
+    return True
 
 
 def _delegates(lexer: Lexer, state: int) -> tuple[tuple[int, int, int], ...]:
@@ -414,17 +459,18 @@ class TableBuilder:
 
     def table(self, state: int) -> LexTable:
         """The token table of lexer ``state``."""
-        quiet = quiet_loop(self.lexer, state) if self.features is not None else None
+        quiet = quiet_run(self.lexer, state) if self.features is not None else None
         if quiet is None or self.features is None:
             return self._flatten(state, self.subtable(0, state), None)
-        lo, hi, utf8_open = quiet
         f = self.features
         inside = (
             f.text
-            & (f.utf8_ok if utf8_open else f.ascii_only)
-            & ((f.ascii_lo & np.uint64(~lo & (2**64 - 1))) == 0)
-            & ((f.ascii_hi & np.uint64(~hi & (2**64 - 1))) == 0)
+            & (f.utf8_ok if quiet.utf8 else f.ascii_only)
+            & ((f.ascii_lo & np.uint64(~quiet.lo & (2**64 - 1))) == 0)
+            & ((f.ascii_hi & np.uint64(~quiet.hi & (2**64 - 1))) == 0)
         )
+        if quiet.max_len is not None:
+            inside &= (f.offsets[1:] - f.offsets[:-1]) <= quiet.max_len
         rest = np.flatnonzero(f.text & ~inside)
         walk = _Walk(self.lexer, chain_forest(f, rest, self.trie.fingerprint), share=False)
         walk.run(0, state)
