@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from typedgen.ir.nodes import MAX_CODEPOINT, normalize_ranges
+from typedgen.ir.nodes import MAX_CODEPOINT, complement_ranges, normalize_ranges
 
 __all__ = ["lazy_decides_end"]
 
@@ -38,18 +38,6 @@ _CATEGORY_ESCAPES = {
 
 def _union(a: Ranges, b: Ranges) -> Ranges:
     return normalize_ranges((*a, *b)) if a and b else a or b
-
-
-def _complement(ranges: Ranges) -> Ranges:
-    out = []
-    nxt = 0
-    for lo, hi in ranges:
-        if lo > nxt:
-            out.append((nxt, lo - 1))
-        nxt = hi + 1
-    if nxt <= MAX_CODEPOINT:
-        out.append((nxt, MAX_CODEPOINT))
-    return tuple(out)
 
 
 def _overlap(a: Ranges, b: Ranges) -> bool:
@@ -97,9 +85,9 @@ class _First:
         if op is _C.LITERAL:
             return (_cased(av) if icase else ((av, av),)), False
         if op is _C.NOT_LITERAL:
-            return (_ALL if icase else _complement(((av, av),))), False
+            return (_ALL if icase else complement_ranges(((av, av),))), False
         if op is _C.ANY:
-            return (_ALL if flags & re.S else _complement(((10, 10),))), False
+            return (_ALL if flags & re.S else complement_ranges(((10, 10),))), False
         if op is _C.IN:
             return self.charset(av, flags), False
         if op is _C.CATEGORY:
@@ -141,7 +129,7 @@ class _First:
             else:
                 acc = _ALL
         if negate:
-            return _ALL if flags & re.I else _complement(acc)
+            return _ALL if flags & re.I else complement_ranges(acc)
         return acc
 
 

@@ -23,7 +23,17 @@ from typing import Any, Literal
 
 from typedgen.errors import GrammarError, UnsupportedFeatureError
 from typedgen.ir.grammar import Grammar, Lexing, Rule, register_format
-from typedgen.ir.nodes import MAX_CODEPOINT, SURROGATES, Alt, CharClass, Expr, Lit, Repeat, Seq
+from typedgen.ir.nodes import (
+    MAX_CODEPOINT,
+    SURROGATES,
+    Alt,
+    CharClass,
+    Expr,
+    Lit,
+    Repeat,
+    Seq,
+    complement_ranges,
+)
 from typedgen.ir.nodes import normalize_ranges as _norm
 from typedgen.ir.origin import Origin
 from typedgen.ir.passes import simplify
@@ -54,18 +64,6 @@ _DEFAULT_ORIGIN = Origin("<regex>")
 # -- code point sets as sorted, merged range tuples -----------------------------------------
 
 
-def _complement(ranges: _Ranges) -> _Ranges:
-    out = []
-    nxt = 0
-    for lo, hi in ranges:
-        if lo > nxt:
-            out.append((nxt, lo - 1))
-        nxt = hi + 1
-    if nxt <= MAX_CODEPOINT:
-        out.append((nxt, MAX_CODEPOINT))
-    return tuple(out)
-
-
 def _intersection(a: _Ranges, b: _Ranges) -> _Ranges:
     out = []
     i = j = 0
@@ -82,7 +80,7 @@ def _intersection(a: _Ranges, b: _Ranges) -> _Ranges:
 
 
 def _difference(a: _Ranges, b: _Ranges) -> _Ranges:
-    return _intersection(a, _complement(b))
+    return _intersection(a, complement_ranges(b))
 
 
 def _points(points: Iterable[int]) -> _Ranges:
@@ -535,7 +533,7 @@ class _Lowering:
             ranges = _unicode_category(base)
         else:
             ranges = _ASCII_SETS[base]
-        return _complement(ranges) if negated else ranges
+        return complement_ranges(ranges) if negated else ranges
 
     def literal(self, cp: int, flags: int) -> _Ranges:
         if not flags & re.IGNORECASE:
@@ -546,7 +544,7 @@ class _Lowering:
         if flags & re.DOTALL:
             return _ALL
         excluded = (0x0A, 0x0D, 0x2028, 0x2029) if self.flavor == "ecma" else (0x0A,)
-        return _complement(_points(excluded))
+        return complement_ranges(_points(excluded))
 
     def char_set(self, items: Sequence[tuple[Any, Any]], flags: int) -> _Ranges:
         negate = False
@@ -568,7 +566,7 @@ class _Lowering:
             result = self._folded_set(literals, spans, categories, self._case(flags))
         else:
             result = _norm([*((c, c) for c in literals), *spans, *categories])
-        return _complement(result) if negate else result
+        return complement_ranges(result) if negate else result
 
     def _folded_set(
         self,
@@ -633,7 +631,7 @@ class _Lowering:
             return Lit(chr(wanted[0][0]).encode("utf-8"), origin=self.origin)
         with_sur = _norm((*wanted, SURROGATES))
         positive = min((wanted, with_sur), key=len)
-        excluded = _difference(_complement(wanted), _SURROGATE_RANGE)
+        excluded = _difference(complement_ranges(wanted), _SURROGATE_RANGE)
         excluded_sur = _norm((*excluded, SURROGATES))
         negative = min((excluded, excluded_sur), key=len)
         if len(negative) < len(positive):
@@ -669,7 +667,7 @@ class _Lowering:
                 return Lit(chr(av).encode("utf-8"), origin=self.origin)
             return self.char_expr(self.literal(av, flags))
         if op is _C.NOT_LITERAL:
-            return self.char_expr(_complement(self.literal(av, flags)))
+            return self.char_expr(complement_ranges(self.literal(av, flags)))
         if op is _C.ANY:
             return self.char_expr(self.any_char(flags))
         if op is _C.IN:

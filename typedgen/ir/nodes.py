@@ -25,6 +25,7 @@ __all__ = [
     "Ref",
     "Repeat",
     "Seq",
+    "complement_ranges",
     "normalize_ranges",
 ]
 
@@ -77,7 +78,8 @@ def normalize_ranges(ranges: Iterable[tuple[int, int]]) -> tuple[tuple[int, int]
     return tuple(merged)
 
 
-def _complement(ranges: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+def complement_ranges(ranges: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """The code points 0..U+10FFFF *not* in sorted, merged ``ranges``."""
     out = []
     nxt = 0
     for lo, hi in ranges:
@@ -118,8 +120,8 @@ class CharClass(Expr):
         # Canonical form: surrogate-free ranges, negated exactly when that needs fewer ranges,
         # so equal sets of characters are equal nodes with equal canonical text.
         ranges = normalize_ranges(self.ranges)
-        positive = _remove_surrogates(_complement(ranges) if self.negated else ranges)
-        negative = _remove_surrogates(_complement(positive))
+        positive = _remove_surrogates(complement_ranges(ranges) if self.negated else ranges)
+        negative = _remove_surrogates(complement_ranges(positive))
         if len(negative) < len(positive):
             object.__setattr__(self, "ranges", negative)
             object.__setattr__(self, "negated", True)
@@ -134,7 +136,7 @@ class CharClass(Expr):
 
     def codepoints(self) -> tuple[tuple[int, int], ...]:
         """The matched code points as sorted, merged, surrogate-free positive ranges."""
-        ranges = _complement(self.ranges) if self.negated else self.ranges
+        ranges = complement_ranges(self.ranges) if self.negated else self.ranges
         return _remove_surrogates(ranges)
 
     def is_empty(self) -> bool:
