@@ -206,6 +206,17 @@ Node: TypeAlias = (
 ) | Choice
 
 
+def children(node: Node) -> tuple[Node, ...]:
+    """The direct sub-expressions of a grammar-syntax node."""
+    if isinstance(node, Choice):
+        return node.alts
+    if isinstance(node, Sequence | Intersection):
+        return node.items
+    if isinstance(node, Repetition | Negation):
+        return (node.item,)
+    return ()
+
+
 @dataclass(frozen=True, slots=True)
 class Definition:
     """``rule: ...`` or ``TERM: ...``, possibly under ``%override`` or ``%extend``."""

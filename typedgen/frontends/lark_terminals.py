@@ -46,6 +46,7 @@ from typedgen.frontends.lark_syntax import (
     Repetition,
     Sequence,
     TemplateUse,
+    children,
 )
 from typedgen.ir.nodes import (
     MAX_CODEPOINT,
@@ -274,15 +275,8 @@ class TerminalCompiler:
             return regex_traits(node.value, "x" in node.flags)
         if isinstance(node, Name):
             return self.traits(node.name, stack)
-        children: tuple[Node, ...] = ()
-        if isinstance(node, Choice):
-            children = node.alts
-        elif isinstance(node, Sequence | Intersection):
-            children = node.items
-        elif isinstance(node, Repetition | Negation):
-            children = (node.item,)
         lazy = context = False
-        for child in children:
+        for child in children(node):
             a, b = self._node_traits(child, stack)
             lazy, context = lazy or a, context or b
         return lazy, context
@@ -380,14 +374,7 @@ class TerminalCompiler:
         if isinstance(node, Name):
             d = self.defs[node.name]
             return d.body is not None and self._lazy_decides(d.body)
-        children: tuple[Node, ...] = ()
-        if isinstance(node, Choice):
-            children = node.alts
-        elif isinstance(node, Sequence | Intersection):
-            children = node.items
-        elif isinstance(node, Repetition | Negation):
-            children = (node.item,)
-        return any(self._lazy_decides(child) for child in children)
+        return any(self._lazy_decides(child) for child in children(node))
 
     def _category(self, escape: str, flags: int) -> tuple[tuple[int, int], ...]:
         key = (escape, flags & (re.A | re.U))
