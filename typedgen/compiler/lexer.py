@@ -67,6 +67,12 @@ class Lexer:
         self.rank = [(t.priority, int(t.literal)) for t in self.terminals]
         self.follow = grammar.follow
         self.ignore = sum(1 << t for t in grammar.ignore)
+        self.n_terms = n_terms = len(self.terminals)
+        in_rules = {sym for _, rhs in grammar.productions for sym in rhs if sym < n_terms}
+        # Ignored terminals that rules never use restart where they began (see start_state).
+        self._transparent = frozenset(t for t in grammar.ignore if t not in in_rules)
+        self._tags: dict[int, int] = {}
+        self._tag_sets: list[int] = [0]
         # Lazily grown state tables.
         self._keys: list[Key] = []
         self._index: dict[Key, int] = {}
@@ -79,10 +85,11 @@ class Lexer:
         self.accept: list[int] = []
         self.alive: list[int] = []
         self.fresh: list[bool] = []
+        self.resume: list[int] = []
         self._alive_index: dict[int, int] = {}
         self.alive_sets: list[int] = []
         self.events_list: list[Event] = []
-        self._event_index: dict[Event, int] = {}
+        self._event_index: dict[tuple[int, int, int], int] = {}
         self._event_restart: list[int] = []
         self._events_memo: dict[tuple[int, int], tuple[int, ...]] = {}
         self._start_memo: dict[int, int] = {}
@@ -115,8 +122,15 @@ class Lexer:
         self._expanded.append(False)
         self._rows.append(None)
         accepts = self._accepts
-        self.accept.append(sum(1 << t for t, q in key if t >= 0 and accepts[t][q]))
-        alive = sum(1 << t for t, _ in key if t >= 0)
+        n = self.n_terms
+        self.accept.append(sum(1 << (t % n) for t, q in key if t >= 0 and accepts[t % n][q]))
+        alive = sum(1 << (t % n) for t, _ in key if t >= 0)
+        # Where an accepting ignored terminal began: its lexeme's start set (see start_state).
+        resume = 0
+        for t, q in key:
+            if t >= n and accepts[t % n][q]:
+                resume |= self._tag_sets[t // n]
+        self.resume.append(resume)
         self.alive.append(alive)
         self.fresh.append(bool(key) and key[0][0] < 0)
         aid = self._alive_index.get(alive)
@@ -129,13 +143,26 @@ class Lexer:
         return sid
 
     def start_state(self, allowed: int) -> int:
-        """The fresh-lexeme state over the terminals in bitset ``allowed`` (plus basic ones)."""
+        """The fresh-lexeme state over the terminals in bitset ``allowed`` (plus basic ones).
+
+        Ignored terminals (that no rule uses) are tagged with ``allowed``: when such a lexeme
+        ends, the next one may be anything that could have come instead of it, not anything at
+        all, so the restart after whitespace stays as narrow as before it.
+        """
         allowed |= self.basic
         found = self._start_memo.get(allowed)
         if found is not None:
             return found
         with self._lock:
-            key: Key = ((-1, allowed), *((t, 0) for t in bits_of(allowed)))
+            tag = self._tags.get(allowed)
+            if tag is None:
+                tag = self._tags[allowed] = len(self._tag_sets)
+                self._tag_sets.append(allowed)
+            n = self.n_terms
+            key: Key = (
+                (-1, allowed),
+                *((t + n * tag if t in self._transparent else t, 0) for t in bits_of(allowed)),
+            )
             sid = self._index.get(key)
             if sid is None:
                 sid = self._new_state(key)
@@ -147,8 +174,8 @@ class Lexer:
         members = [(t, q) for t, q in key if t >= 0]
         row = np.full(256, -1, dtype=np.int32)
         if members:
-            tables = self._tables
-            mat = np.stack([tables[t][q] for t, q in members])
+            tables, n = self._tables, self.n_terms
+            mat = np.stack([tables[t % n][q] for t, q in members])
             rows_i, bytes_i = np.nonzero(mat >= 0)
             order = np.argsort(bytes_i, kind="stable")
             rows_i, bytes_i = rows_i[order], bytes_i[order]
@@ -213,21 +240,23 @@ class Lexer:
         return row
 
     # -- events -------------------------------------------------------------------------------
-    def event_id(self, event: Event) -> int:
-        idx = self._event_index.get(event)
+    def event_id(self, event: Event, resume: int = 0) -> int:
+        """Intern an event; ``resume`` is the start set of an ending ignored lexeme."""
+        key = (*event, resume)
+        idx = self._event_index.get(key)
         if idx is None:
             with self._lock:
-                idx = self._event_index.get(event)
+                idx = self._event_index.get(key)
                 if idx is None:
                     ends = event[0]
                     follow = 0
                     for t in bits_of(ends):
-                        follow |= self.follow[t]
+                        follow |= resume if t in self._transparent else self.follow[t]
                     restart = self.start_state(follow)
                     idx = len(self.events_list)
                     self.events_list.append(event)
                     self._event_restart.append(restart)
-                    self._event_index[event] = idx
+                    self._event_index[key] = idx
         return idx
 
     def restart(self, event: int) -> int:
@@ -244,17 +273,18 @@ class Lexer:
         if memo is not None:
             return memo
         acc = self.accept[state]
+        resume = self.resume[state]
         out: list[int] = []
         if acc:
             going_on = self.alive[nxt] & self.nonfree if nxt >= 0 else 0
             free = acc & self.free
             if free:
-                out.append(self.event_id((free, 0)))
+                out.append(self.event_id((free, 0), resume))
             basic = acc & self.basic
             if basic and not going_on:
                 best = max(self.rank[t] for t in bits_of(basic))
                 top = sum(1 << t for t in bits_of(basic) if self.rank[t] == best)
-                out.append(self.event_id((top, 0)))
+                out.append(self.event_id((top, 0), resume))
             ctx = acc & self.contextual
             if ctx:
                 nonfree_acc = bits_of(acc & self.nonfree)
@@ -266,7 +296,7 @@ class Lexer:
                     # or every terminal keeping this lexeme alive is a blocker.
                     if blockers & self.ignore or alive & ~blockers == 0:
                         continue
-                    out.append(self.event_id((ends, blockers)))
+                    out.append(self.event_id((ends, blockers), resume))
         result = tuple(out)
         self._events_memo[key] = result
         return result

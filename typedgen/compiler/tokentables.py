@@ -49,20 +49,23 @@ _EVENT_BITS = 24
 
 @dataclass(frozen=True, eq=False)
 class LexTable:
-    """Token groups for one lexer state.
+    """Token groups for one lexer state, laid out for vectorised evaluation.
 
-    ``path_parent[p]``/``path_event[p]`` describe path ``p`` (path 0: no boundary crossed);
-    group ``g`` holds ``tokens[group_start[g]:group_start[g + 1]]``, whose bytes follow path
-    ``group_path[g]`` and end with alive-set id ``group_alive[g]``.
+    Path ``p`` (path 0: no boundary crossed) extends ``path_parent[p]`` by lexer event
+    ``path_event[p]``; ``levels[d]`` lists the paths with ``d`` events, so a path's parent is
+    always on the level above. Group ``g`` is the tokens whose bytes follow path
+    ``group_path[g]`` and end with alive-set id ``group_alive[g]``; ``tokens[i]`` belongs to
+    group ``token_group[i]``.
     """
 
     state: int
-    path_parent: tuple[int, ...]
-    path_event: tuple[int, ...]
-    group_path: tuple[int, ...]
-    group_alive: tuple[int, ...]
-    group_start: I32
+    path_parent: I32
+    path_event: I32
+    levels: tuple[I32, ...]
+    group_path: I32
+    group_alive: I32
     tokens: I32
+    token_group: I32
     delegates: tuple[tuple[int, int, int], ...] = ()
     """``(event, fresh state, first bytes)``: where the lexeme may end *before* the token's
     first byte, the token is read from the fresh state instead. Those tokens are not in this
@@ -71,7 +74,11 @@ class LexTable:
 
     @property
     def n_groups(self) -> int:
-        return len(self.group_path)
+        return int(self.group_path.size)
+
+    @property
+    def n_paths(self) -> int:
+        return int(self.path_parent.size)
 
 
 @dataclass(frozen=True, eq=False)
@@ -517,24 +524,29 @@ def _group(
         distinct = np.ones(all_key.size, dtype=bool)
         distinct[1:] = (all_key[1:] != all_key[:-1]) | (all_tok[1:] != all_tok[:-1])
         all_tok, all_key = all_tok[distinct], all_key[distinct]
-        uniq_key, first = np.unique(all_key, return_index=True)
-        group_start = np.concatenate([first, [all_key.size]]).astype(np.int32)
-        group_path = tuple(int(k) // _ALIVE_STRIDE for k in uniq_key.tolist())
-        group_alive = tuple(int(k) % _ALIVE_STRIDE for k in uniq_key.tolist())
+        uniq_key, token_group = np.unique(all_key, return_inverse=True)
+        group_path = (uniq_key // _ALIVE_STRIDE).astype(np.int32)
+        group_alive = (uniq_key % _ALIVE_STRIDE).astype(np.int32)
         tokens = all_tok.astype(np.int32)
     else:
-        group_start = np.zeros(1, dtype=np.int32)
-        group_path = ()
-        group_alive = ()
-        tokens = np.zeros(0, dtype=np.int32)
+        group_path = group_alive = tokens = np.zeros(0, dtype=np.int32)
+        token_group = np.zeros(0, dtype=np.int64)
+    parent = np.asarray(paths.parent, dtype=np.int32)
+    depth = np.zeros(parent.size, dtype=np.int32)
+    for p in range(1, parent.size):  # parents are always created before their children
+        depth[p] = depth[parent[p]] + 1
+    order_by_depth = np.argsort(depth, kind="stable").astype(np.int32)
+    bounds = np.searchsorted(depth[order_by_depth], np.arange(int(depth.max()) + 2))
+    levels = tuple(order_by_depth[bounds[d] : bounds[d + 1]] for d in range(bounds.size - 1))
     return LexTable(
         state=state,
-        path_parent=tuple(paths.parent),
-        path_event=tuple(paths.event),
+        path_parent=parent,
+        path_event=np.asarray(paths.event, dtype=np.int32),
+        levels=levels,
         group_path=group_path,
         group_alive=group_alive,
-        group_start=group_start,
         tokens=tokens,
+        token_group=token_group.astype(np.int32),
         delegates=delegates,
     )
 

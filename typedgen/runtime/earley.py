@@ -7,6 +7,12 @@ automaton: ``goto(set, terminal)`` is computed once and then looked up, whatever
 position. Sets reached by several lexings at one position are merged (union of items), which
 preserves the set of viable continuations exactly.
 
+A set is stored as its *kernel* (items whose origin is another set) and the nonterminals it
+*predicts*. The predicted items depend on the grammar alone, so each nonterminal's prediction
+closure is computed once (with nullable nonterminals skipped, after Aycock and Horspool), and
+building a set costs the size of its kernel, not of its closure. Closure distributes over union,
+so merging sets is the union of kernels and predictions.
+
 This table is a memo shared by every matcher of a compiled grammar; it is never part of the
 compiled artefact's identity.
 """
@@ -18,26 +24,39 @@ from collections import defaultdict
 
 from typedgen.compiler.lowering import ParserGrammar
 
-__all__ = ["SELF", "ParseTable"]
-
-SELF = -1
-"""Origin marker of items predicted in the set that holds them."""
+__all__ = ["ParseTable"]
 
 Item = tuple[int, int]
+_Key = tuple[frozenset[Item], frozenset[int]]
+
+
+class _Local:
+    """The predicted part shared by every set that predicts the same nonterminals."""
+
+    __slots__ = ("exp", "final", "waiting")
+
+    def __init__(self, waiting: dict[int, tuple[int, ...]], exp: int, final: bool) -> None:
+        self.waiting = waiting
+        self.exp = exp
+        self.final = final
 
 
 class _Set:
-    __slots__ = ("accepting", "exp", "items", "waiting")
+    __slots__ = ("accepting", "exp", "kernel", "kernel_waiting", "local", "predicted")
 
     def __init__(
         self,
-        items: frozenset[Item],
-        waiting: dict[int, tuple[Item, ...]],
+        kernel: frozenset[Item],
+        predicted: frozenset[int],
+        local: _Local,
+        kernel_waiting: dict[int, tuple[Item, ...]],
         exp: int,
         accepting: bool,
     ) -> None:
-        self.items = items
-        self.waiting = waiting
+        self.kernel = kernel
+        self.predicted = predicted
+        self.local = local
+        self.kernel_waiting = kernel_waiting
         self.exp = exp
         self.accepting = accepting
 
@@ -47,7 +66,7 @@ class ParseTable:
 
     def __init__(self, grammar: ParserGrammar, events: list[tuple[int, int]]) -> None:
         self.grammar = grammar
-        self.n_terms = grammar.n_terminals
+        n_terms = self.n_terms = grammar.n_terminals
         self.events = events  # shared, append-only list owned by the lexer
         item_next: list[int] = []
         item_lhs: list[int] = []
@@ -64,84 +83,126 @@ class ParseTable:
         self.item_lhs = item_lhs
         self.first = {k: tuple(v) for k, v in first.items()}
         self.final_item = final
-        self.start_item = self.first[grammar.start][0]
+        self.nullable = _nullable(grammar, n_terms)
         self.ignore_bits = sum(1 << t for t in grammar.ignore)
         self._ignore = frozenset(grammar.ignore)
+        self._pred: dict[int, tuple[frozenset[int], frozenset[int]]] = {}
+        self._locals: dict[frozenset[int], _Local] = {}
         self.sets: list[_Set] = []
-        self._index: dict[frozenset[Item], int] = {}
+        self._index: dict[_Key, int] = {}
         self._goto: dict[tuple[int, int], int] = {}
         self._merge: dict[frozenset[int], int] = {}
         self._step: dict[tuple[int, int], int] = {}
         self._lock = threading.RLock()
-        self.initial = self._intern(self._closure([(self.start_item, SELF)]))
+        self.initial = self._intern(frozenset(), self._predicts(grammar.start))
+
+    # -- predictions ------------------------------------------------------------------------
+    def _prediction(self, nt: int) -> tuple[frozenset[int], frozenset[int]]:
+        """(items, nonterminals) predicted by ``nt``, nullable nonterminals skipped."""
+        found = self._pred.get(nt)
+        if found is not None:
+            return found
+        item_next, nullable, n_terms = self.item_next, self.nullable, self.n_terms
+        items: set[int] = set()
+        nts = {nt}
+        stack = [nt]
+        while stack:
+            for it in self.first.get(stack.pop(), ()):
+                while it not in items:
+                    items.add(it)
+                    sym = item_next[it]
+                    if sym < n_terms:
+                        break
+                    if sym not in nts:
+                        nts.add(sym)
+                        stack.append(sym)
+                    if not nullable[sym]:
+                        break
+                    it += 1
+        found = (frozenset(items), frozenset(nts))
+        self._pred[nt] = found
+        return found
+
+    def _predicts(self, nt: int) -> frozenset[int]:
+        return self._prediction(nt)[1]
+
+    def _local(self, predicted: frozenset[int]) -> _Local:
+        found = self._locals.get(predicted)
+        if found is None:
+            items: set[int] = set()
+            for nt in predicted:
+                items |= self._prediction(nt)[0]
+            waiting: dict[int, list[int]] = defaultdict(list)
+            exp = 0
+            final = False
+            for it in items:
+                sym = self.item_next[it]
+                if sym >= 0:
+                    waiting[sym].append(it)
+                    if sym < self.n_terms:
+                        exp |= 1 << sym
+                elif it == self.final_item:
+                    final = True
+            found = _Local({k: tuple(v) for k, v in waiting.items()}, exp, final)
+            self._locals[predicted] = found
+        return found
 
     # -- construction ------------------------------------------------------------------------
-    def _closure(self, seeds: list[Item]) -> frozenset[Item]:
-        item_next, item_lhs, first = self.item_next, self.item_lhs, self.first
+    def waiting(self, sid: int, sym: int) -> list[Item]:
+        """Items of set ``sid`` whose dot is before ``sym``, origins resolved."""
+        s = self.sets[sid]
+        out = [(it, sid) for it in s.local.waiting.get(sym, ())]
+        out.extend(s.kernel_waiting.get(sym, ()))
+        return out
+
+    def _closure(self, seeds: list[Item]) -> tuple[frozenset[Item], frozenset[int]]:
+        item_next, item_lhs, nullable = self.item_next, self.item_lhs, self.nullable
         n_terms = self.n_terms
-        sets = self.sets
-        items: set[Item] = set()
-        stack: list[Item] = []
-        waiting_local: dict[int, list[Item]] = defaultdict(list)
-        done_local: set[int] = set()
-        for seed in seeds:
-            if seed not in items:
-                items.add(seed)
-                stack.append(seed)
+        kernel: set[Item] = set()
+        predicted: set[int] = set()
+        stack = list(seeds)
         while stack:
-            it, org = stack.pop()
+            item = stack.pop()
+            if item in kernel:
+                continue
+            kernel.add(item)
+            it, org = item
             sym = item_next[it]
             if sym < 0:
-                lhs = item_lhs[it]
-                if org == SELF:
-                    if lhs in done_local:
-                        continue
-                    done_local.add(lhs)
-                    advanced = [(w + 1, o) for w, o in waiting_local[lhs]]
-                else:
-                    advanced = [(w + 1, o) for w, o in sets[org].waiting.get(lhs, ())]
-                for new in advanced:
-                    if new not in items:
-                        items.add(new)
-                        stack.append(new)
+                stack.extend((w + 1, o) for w, o in self.waiting(org, item_lhs[it]))
             elif sym >= n_terms:
-                waiting_local[sym].append((it, org))
-                for fi in first.get(sym, ()):
-                    new = (fi, SELF)
-                    if new not in items:
-                        items.add(new)
-                        stack.append(new)
-                if sym in done_local:
-                    new = (it + 1, org)
-                    if new not in items:
-                        items.add(new)
-                        stack.append(new)
-        return frozenset(items)
+                if sym not in predicted:
+                    predicted |= self._predicts(sym)
+                if nullable[sym]:
+                    stack.append((it + 1, org))
+        return frozenset(kernel), frozenset(predicted)
 
-    def _intern(self, items: frozenset[Item]) -> int:
+    def _intern(self, kernel: frozenset[Item], predicted: frozenset[int]) -> int:
+        key = (kernel, predicted)
+        found = self._index.get(key)
+        if found is not None:
+            return found
         with self._lock:
-            found = self._index.get(items)
+            found = self._index.get(key)
             if found is not None:
                 return found
             sid = len(self.sets)
+            local = self._local(predicted)
             waiting: dict[int, list[Item]] = defaultdict(list)
-            exp = self.ignore_bits
-            accepting = False
-            for it, org in items:
-                origin = sid if org == SELF else org
+            exp = self.ignore_bits | local.exp
+            accepting = sid == 0 and local.final
+            for it, org in kernel:
                 sym = self.item_next[it]
                 if sym >= 0:
-                    waiting[sym].append((it, origin))
+                    waiting[sym].append((it, org))
                     if sym < self.n_terms:
                         exp |= 1 << sym
-                elif it == self.final_item and origin == self.initial_id():
+                elif it == self.final_item and org == 0:
                     accepting = True
-            self.sets.append(_Set(items, {k: tuple(v) for k, v in waiting.items()}, exp, accepting))
-            self._index[items] = sid
+            kernel_waiting = {k: tuple(v) for k, v in waiting.items()}
+            self.sets.append(_Set(kernel, predicted, local, kernel_waiting, exp, accepting))
+            self._index[key] = sid
             return sid
-
-    def initial_id(self) -> int:
-        return 0
 
     # -- transitions ---------------------------------------------------------------------------
     def exp(self, sid: int) -> int:
@@ -158,8 +219,8 @@ class ParseTable:
         found = self._goto.get(key)
         if found is not None:
             return found
-        seeds = [(it + 1, org) for it, org in self.sets[sid].waiting.get(term, ())]
-        result = self._intern(self._closure(seeds)) if seeds else -1
+        seeds = [(it + 1, org) for it, org in self.waiting(sid, term)]
+        result = self._intern(*self._closure(seeds)) if seeds else -1
         if term in self._ignore:
             result = sid if result < 0 else self.merge((sid, result))
         self._goto[key] = result
@@ -173,10 +234,13 @@ class ParseTable:
         found = self._merge.get(key)
         if found is not None:
             return found
-        seeds: list[Item] = []
+        kernel: set[Item] = set()
+        predicted: set[int] = set()
         for sid in key:
-            seeds.extend((it, sid if org == SELF else org) for it, org in self.sets[sid].items)
-        result = self._intern(self._closure(seeds))
+            s = self.sets[sid]
+            kernel |= s.kernel
+            predicted |= s.predicted
+        result = self._intern(frozenset(kernel), frozenset(predicted))
         self._merge[key] = result
         return result
 
@@ -205,3 +269,14 @@ class ParseTable:
 
     def __len__(self) -> int:
         return len(self.sets)
+
+
+def _nullable(grammar: ParserGrammar, n_terms: int) -> list[bool]:
+    nullable = [False] * (n_terms + len(grammar.nonterminals))
+    changed = True
+    while changed:
+        changed = False
+        for lhs, rhs in grammar.productions:
+            if not nullable[lhs] and all(nullable[s] for s in rhs):
+                nullable[lhs] = changed = True
+    return nullable

@@ -33,6 +33,13 @@ MEMO_LIMIT = 200_000
 
 Pairs = tuple[tuple[int, int], ...]
 U32 = npt.NDArray[np.uint32]
+_EVENT_STRIDE = 1 << 24
+
+
+def _words(bits: int, width: int) -> npt.NDArray[np.uint64]:
+    """A Python-int bitset as ``width`` little-endian 64-bit words."""
+    mask = (1 << 64) - 1
+    return np.array([(bits >> (64 * i)) & mask for i in range(width)], dtype=np.uint64)
 
 
 class Engine:
@@ -53,6 +60,9 @@ class Engine:
         self._features = token_features(self.vocab)
         self._builder = TableBuilder(lexer, self.trie, self._features)
         self._first_bytes: dict[int, U32] = {}
+        self._term_words = max(1, (compiled.parser_grammar.n_terminals + 63) // 64)
+        self._exp_rows: dict[int, npt.NDArray[np.uint64]] = {}
+        self._alive_rows = np.zeros((0, self._term_words), dtype=np.uint64)
         self._states: list[Pairs] = []
         self._index: dict[Pairs, int] = {}
         self._tok: dict[tuple[int, int], int] = {}
@@ -179,36 +189,58 @@ class Engine:
         if found is not None:
             return found
         tab = self.lex_table(lex)
-        table = self.table
-        sets = table.sets
-        step = table.step
-        n_paths = len(tab.path_parent)
-        at = [DEAD] * n_paths
+        step = self.table.step
+        # Parse set at the end of every path, level by level: one step per distinct
+        # (parent set, event) pair, however many paths share it.
+        at = np.full(tab.n_paths, DEAD, dtype=np.int64)
         at[0] = sid
-        parents, events = tab.path_parent, tab.path_event
-        for p in range(1, n_paths):
-            before = at[parents[p]]
-            if before >= 0:
-                at[p] = step(before, events[p])
-        alive_sets = self.lexer.alive_sets
-        starts = tab.group_start
-        chosen: list[npt.NDArray[np.int32]] = []
-        tokens = tab.tokens
-        for g, (p, a) in enumerate(zip(tab.group_path, tab.group_alive, strict=True)):
-            s = at[p]
-            if s >= 0 and alive_sets[a] & sets[s].exp:
-                chosen.append(tokens[starts[g] : starts[g + 1]])
+        for level in tab.levels[1:]:
+            before = at[tab.path_parent[level]]
+            live = before >= 0
+            if not live.any():
+                break
+            level = level[live]
+            keys = before[live] * _EVENT_STRIDE + tab.path_event[level]
+            uniq, inverse = np.unique(keys, return_inverse=True)
+            after = np.array(
+                [step(k // _EVENT_STRIDE, k % _EVENT_STRIDE) for k in uniq.tolist()],
+                dtype=np.int64,
+            )
+            at[level] = after[inverse]
+        # A group is in the mask when its path survives and its alive terminals are expected.
+        group_at = at[tab.group_path]
+        live_groups = group_at >= 0
+        if live_groups.any():
+            exp = self._exp_words(group_at[live_groups])
+            alive = self._alive_words()[tab.group_alive[live_groups]]
+            live_groups[live_groups] = (exp & alive).any(axis=1)
+        chosen = [tab.tokens[live_groups[tab.token_group]]]
         words = self._pack(chosen)
         for event, fresh, first_bytes in tab.delegates:
-            after = step(sid, event)
-            if after >= 0:
-                part = self._pair_words(fresh, after)
+            resumed = step(sid, event)
+            if resumed >= 0:
+                part = self._pair_words(fresh, resumed)
                 words |= part & self._first_byte_words(first_bytes)
         words.setflags(write=False)
         if len(self._pair_mask) > MEMO_LIMIT:
             self._pair_mask.clear()
         self._pair_mask[key] = words
         return words
+
+    def _exp_words(self, sids: npt.NDArray[np.int64]) -> npt.NDArray[np.uint64]:
+        """Expected-terminal bitsets of parse sets, as rows of 64-bit words."""
+        cache, sets, width = self._exp_rows, self.table.sets, self._term_words
+        for sid in np.unique(sids).tolist():
+            if sid not in cache:
+                cache[sid] = _words(sets[sid].exp, width)
+        return np.stack([cache[sid] for sid in sids.tolist()])
+
+    def _alive_words(self) -> npt.NDArray[np.uint64]:
+        """Alive-terminal bitsets of the lexer's alive sets, as rows of 64-bit words."""
+        alive_sets = self.lexer.alive_sets
+        if self._alive_rows.shape[0] != len(alive_sets):
+            self._alive_rows = np.stack([_words(a, self._term_words) for a in alive_sets])
+        return self._alive_rows
 
     def _first_byte_words(self, first_bytes: int) -> U32:
         """Packed mask of the text tokens whose first byte is in the 256-bit set."""
