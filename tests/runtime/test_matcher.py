@@ -7,6 +7,7 @@ import random
 import numpy as np
 import pytest
 
+import typedgen
 from tests._support import accepts, byte_vocabulary, prefix_ok
 from typedgen import compile as tg_compile
 from typedgen.errors import CompileBudgetError
@@ -239,3 +240,16 @@ def test_ignore_with_free_terminals_and_inline_literals() -> None:
     for text in [b"let x=1", b" let  x = 1 2 ", b"letx=12"]:
         assert accepts(c, text), text
     assert not accepts(c, b"le t x=1")
+
+
+def test_is_dead_when_no_token_can_continue() -> None:
+    # A vocabulary without the byte "b": after "a" nothing can follow and the text is incomplete.
+    vocab = typedgen.Vocabulary(
+        [b"", *(bytes([b]) for b in range(256) if b != ord("b"))], eos_ids=[0]
+    )
+    c = tg_compile(Grammar([Rule("s", Lit.text("ab"))], "s"), vocab, cache=False)
+    m = c.matcher()
+    assert not m.is_dead()
+    assert m.accept_bytes(b"a")
+    assert m.is_dead() and not m.is_complete()
+    assert m.allowed_token_ids().size == 0
