@@ -518,12 +518,7 @@ def _group(
     if toks:
         all_tok = np.concatenate(toks)
         all_key = np.concatenate(keys)
-        order = np.lexsort((all_tok, all_key))
-        all_tok, all_key = all_tok[order], all_key[order]
-        # One entry per (group, token): a token reaching the same group twice counts once.
-        distinct = np.ones(all_key.size, dtype=bool)
-        distinct[1:] = (all_key[1:] != all_key[:-1]) | (all_tok[1:] != all_tok[:-1])
-        all_tok, all_key = all_tok[distinct], all_key[distinct]
+        # A token may reach a group twice (two walks, same fate): harmless for the mask.
         uniq_key, token_group = np.unique(all_key, return_inverse=True)
         group_path = (uniq_key // _ALIVE_STRIDE).astype(np.int32)
         group_alive = (uniq_key % _ALIVE_STRIDE).astype(np.int32)
