@@ -64,3 +64,31 @@ def test_masks_equal_brute_force(name: str, smollm2_vocab: Vocabulary) -> None:
             break
         short = [t for t in choices if len(smollm2_vocab.tokens[t]) <= 3] or choices
         assert m.accept_token(rnd.choice(short))
+
+
+def test_walk_budget_is_a_compile_error(
+    smollm2_vocab: Vocabulary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typedgen.compiler import tokentables
+    from typedgen.errors import CompileBudgetError
+
+    monkeypatch.setattr(tokentables, "WALK_BUDGET", 50)
+    monkeypatch.setattr(tokentables, "FRONTIER_BUDGET", 50)
+    with pytest.raises(CompileBudgetError) as info:
+        typedgen.compile(_grammar(*GRAMMARS["free-adjacency"]), smollm2_vocab, cache=False)
+    assert info.value.code == "token-table-budget" and info.value.hint
+
+
+def test_budget_at_run_time_falls_back_to_exact_stepping(
+    smollm2_vocab: Vocabulary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typedgen.compiler import tokentables
+
+    compiled = typedgen.compile(_grammar(*GRAMMARS["calc"]), smollm2_vocab, cache=False)
+    m = compiled.matcher()
+    assert m.accept_bytes(b"x = 1 + ab")  # mid-identifier: a lexer state with no table yet
+    monkeypatch.setattr(tokentables, "WALK_BUDGET", 5)
+    monkeypatch.setattr(tokentables, "FRONTIER_BUDGET", 5)
+    with pytest.warns(RuntimeWarning, match="exceeded its budget"):
+        allowed = set(m.allowed_token_ids().tolist())
+    assert allowed == _brute(compiled, m._history[-1])

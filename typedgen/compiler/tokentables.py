@@ -96,6 +96,20 @@ class SubTable:
     shared: tuple[tuple[int, int, int], ...]
 
 
+WALK_BUDGET = 4_000_000
+"""Most entries the depth-first part of a walk may visit before it stops with an error."""
+
+
+def _over_budget() -> CompileBudgetError:
+    return CompileBudgetError(
+        "a token table walk exceeds its budget",
+        code="token-table-budget",
+        hint="overlapping scannerless terminals that may follow each other make tokens lex in"
+        " exponentially many ways; give them a longest-match lexing mode (e.g. Lark's"
+        " lexer='contextual')",
+    )
+
+
 class _Paths:
     """Interned paths: ``(parent path, event) -> id``; path 0 is the empty path."""
 
@@ -214,12 +228,7 @@ class _Walk:
             lex = np.concatenate(new_lex)
             path = np.concatenate(new_path)
             if node.size > FRONTIER_BUDGET:
-                raise CompileBudgetError(
-                    f"a token table walk exceeds {FRONTIER_BUDGET} entries",
-                    code="token-table-budget",
-                    hint="overlapping scannerless terminals that may follow each other make"
-                    " tokens lex in exponentially many ways; give them a longest-match lexing mode",
-                )
+                raise _over_budget()
             self.record(node, lex, path)
             first = False
 
@@ -280,7 +289,11 @@ class _Walk:
         paths = self.paths
         out_tok, out_key, shared = self.small_tok, self.small_key, self.shared
         stack = [(node, lex, path, first and node == 0) for node, lex, path in entries]
+        budget = WALK_BUDGET
         while stack:
+            budget -= 1
+            if budget < 0:
+                raise _over_budget()
             node, lex, path, top = stack.pop()
             lrow = row(lex)
             acc = accept[lex] and node != 0

@@ -13,6 +13,7 @@ artefact's identity and is rebuilt empty after unpickling.
 from __future__ import annotations
 
 import threading
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -20,6 +21,7 @@ import numpy.typing as npt
 
 from typedgen.compiler.tokentables import LexTable, TableBuilder
 from typedgen.compiler.trie import token_features
+from typedgen.errors import CompileBudgetError
 from typedgen.runtime.earley import ParseTable
 
 if TYPE_CHECKING:
@@ -60,6 +62,7 @@ class Engine:
         self._features = token_features(self.vocab)
         self._builder = TableBuilder(lexer, self.trie, self._features)
         self._first_bytes: dict[int, U32] = {}
+        self._warned_slow = False
         self._term_words = max(1, (compiled.parser_grammar.n_terminals + 63) // 64)
         self._exp_rows: dict[int, npt.NDArray[np.uint64]] = {}
         self._alive_rows = np.zeros((0, self._term_words), dtype=np.uint64)
@@ -188,7 +191,14 @@ class Engine:
         found = self._pair_mask.get(key)
         if found is not None:
             return found
-        tab = self.lex_table(lex)
+        try:
+            tab = self.lex_table(lex)
+        except CompileBudgetError:
+            # The token table of this lexer state is too large to build. The hot path never
+            # raises: step every token's bytes instead (exact, slow), and say so once.
+            words = self._stepped_words(lex, sid)
+            self._pair_mask[key] = words
+            return words
         step = self.table.step
         # Parse set at the end of every path, level by level: one step per distinct
         # (parent set, event) pair, however many paths share it.
@@ -225,6 +235,24 @@ class Engine:
         if len(self._pair_mask) > MEMO_LIMIT:
             self._pair_mask.clear()
         self._pair_mask[key] = words
+        return words
+
+    def _stepped_words(self, lex: int, sid: int) -> U32:
+        """The pair's mask by stepping the bytes of every text token (the slow exact path)."""
+        if not self._warned_slow:
+            self._warned_slow = True
+            warnings.warn(
+                "typedgen: a token table exceeded its budget; masks for that lexer state are"
+                " computed token by token (slow but exact). Prefer longest-match lexing for"
+                " overlapping terminals.",
+                RuntimeWarning,
+                stacklevel=4,
+            )
+        pairs = ((lex, sid),)
+        vocab = self.vocab
+        chosen = [t for t in vocab.text_ids().tolist() if self._advance(pairs, vocab.tokens[t])]
+        words = self._pack([np.asarray(chosen, dtype=np.int32)])
+        words.setflags(write=False)
         return words
 
     def _exp_words(self, sids: npt.NDArray[np.int64]) -> npt.NDArray[np.uint64]:
