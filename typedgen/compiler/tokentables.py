@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from typedgen.compiler.automata import utf8_text_dfa
-from typedgen.compiler.lexer import Lexer
+from typedgen.compiler.lexer import Lexer, bits_of
 from typedgen.compiler.trie import TokenFeatures, TokenTrie, chain_forest
 from typedgen.errors import CompileBudgetError
 
@@ -100,9 +100,11 @@ WALK_BUDGET = 4_000_000
 """Most entries the depth-first part of a walk may visit before it stops with an error."""
 
 
-def _over_budget() -> CompileBudgetError:
+def _over_budget(lexer: Lexer, state: int) -> CompileBudgetError:
+    names = [lexer.terminals[t].name for t in bits_of(lexer.alive[state])]
+    shown = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
     return CompileBudgetError(
-        "a token table walk exceeds its budget",
+        f"the token table walk from a lexeme of {shown or 'a fresh start'} exceeds its budget",
         code="token-table-budget",
         hint="overlapping scannerless terminals that may follow each other make tokens lex in"
         " exponentially many ways; give them a longest-match lexing mode (e.g. Lark's"
@@ -141,6 +143,7 @@ class _Walk:
         self.small_tok: list[int] = []
         self.small_key: list[int] = []
         self.shared: set[tuple[int, int, int]] = set()
+        self.entry = 0
 
     # -- output ----------------------------------------------------------------------------------
     def record(self, node: I64, lex: I64, path: I64) -> None:
@@ -174,6 +177,7 @@ class _Walk:
     # -- walking ---------------------------------------------------------------------------------
     def run(self, start_node: int, start_state: int) -> None:
         lexer, trie = self.lexer, self.trie
+        self.entry = start_state
         child_start, child_node, child_byte = trie.child_start, trie.child_node, trie.child_byte
         node = np.array([start_node], dtype=np.int64)
         lex = np.array([start_state], dtype=np.int64)
@@ -228,7 +232,7 @@ class _Walk:
             lex = np.concatenate(new_lex)
             path = np.concatenate(new_path)
             if node.size > FRONTIER_BUDGET:
-                raise _over_budget()
+                raise _over_budget(self.lexer, self.entry)
             self.record(node, lex, path)
             first = False
 
@@ -293,7 +297,7 @@ class _Walk:
         while stack:
             budget -= 1
             if budget < 0:
-                raise _over_budget()
+                raise _over_budget(self.lexer, self.entry)
             node, lex, path, top = stack.pop()
             lrow = row(lex)
             acc = accept[lex] and node != 0
