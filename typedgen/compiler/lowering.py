@@ -197,7 +197,7 @@ class _Lowerer:
         self.helper_cache: dict[tuple[str, str], int] = {}
         self.regular: set[str] = set()
         self._wide: dict[str, bool] = {}
-        # Nullable terminals: terminal key -> ("eps" | symbol); resolved lazily in _term_symbol.
+        # Nullable terminal id -> the nullable helper nonterminal that stands for it.
         self.pending_nullable: dict[int, int] = {}
 
     # -- terminal automata ---------------------------------------------------------------

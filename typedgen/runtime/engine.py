@@ -149,6 +149,8 @@ class Engine:
         else:
             data = vocab.tokens[token]
             result = self.advance_bytes(state, data) if data else DEAD
+        if len(self._tok) > 8 * MEMO_LIMIT:
+            self._tok.clear()
         self._tok[key] = result
         return result
 
