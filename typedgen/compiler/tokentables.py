@@ -133,10 +133,13 @@ class _Paths:
 class _Walk:
     """One walk of a trie from a (node, lexer state) entry, collecting tokens and shares."""
 
-    def __init__(self, lexer: Lexer, trie: TokenTrie, *, share: bool) -> None:
+    def __init__(
+        self, lexer: Lexer, trie: TokenTrie, *, share: bool, quiet: _QuietSkip | None = None
+    ) -> None:
         self.lexer = lexer
         self.trie = trie
         self.share = share
+        self.quiet = quiet
         self.paths = _Paths()
         self.out_tok: list[I64] = []
         self.out_key: list[I64] = []
@@ -159,6 +162,20 @@ class _Walk:
         inner = np.arange(rep.size) - np.repeat(np.cumsum(h_cnt) - h_cnt, h_cnt)
         self.out_tok.append(trie.tok_ids[trie.tok_start[h_node][rep] + inner].astype(np.int64))
         self.out_key.append(h_key[rep])
+
+    def record_subtrees(self, node: I64, lex: I64, path: I64) -> None:
+        """Record every token below these nodes (inclusive): they stay in the lexeme."""
+        if not node.size:
+            return
+        trie = self.trie
+        lo = trie.tok_start[node].astype(np.int64)
+        hi = trie.tok_start[node + trie.subtree[node]].astype(np.int64)
+        counts = hi - lo
+        keys = path * _ALIVE_STRIDE + self.lexer.alive_ids[lex]
+        rep = np.repeat(np.arange(node.size), counts)
+        inner = np.arange(rep.size) - np.repeat(np.cumsum(counts) - counts, counts)
+        self.out_tok.append(trie.tok_ids[lo[rep] + inner].astype(np.int64))
+        self.out_key.append(keys[rep])
 
     def split_shared(
         self, node: I64, lex: I64, path: I64, eligible: npt.NDArray[np.bool_]
@@ -205,6 +222,18 @@ class _Walk:
             c_path = path[rep]
             lexer.ensure(np.unique(lex))
             nxt = lexer.trans[c_lex, c_byte].astype(np.int64)
+            if self.quiet is not None:
+                quiet = self.quiet.skippable(c_lex, c_byte, c_node)
+                if quiet is not None:
+                    self.record_subtrees(c_node[quiet], c_lex[quiet], c_path[quiet])
+                    rest = ~quiet
+                    c_node, c_byte, c_lex, c_path = (
+                        c_node[rest],
+                        c_byte[rest],
+                        c_lex[rest],
+                        c_path[rest],
+                    )
+                    nxt, rep = nxt[rest], rep[rest]
 
             keep = nxt >= 0
             cont = self.split_shared(
@@ -294,6 +323,7 @@ class _Walk:
         out_tok, out_key, shared = self.small_tok, self.small_key, self.shared
         stack = [(node, lex, path, first and node == 0) for node, lex, path in entries]
         budget = WALK_BUDGET
+        quiet_of = self.quiet.of if self.quiet is not None else None
         while stack:
             budget -= 1
             if budget < 0:
@@ -301,9 +331,17 @@ class _Walk:
             node, lex, path, top = stack.pop()
             lrow = row(lex)
             acc = accept[lex] and node != 0
+            quiet = quiet_of(lex) if quiet_of is not None else None
             for k in range(child_start[node], child_start[node + 1]):
                 child = child_node[k]
                 b = child_byte[k]
+                if quiet is not None and quiet[0][b] and quiet[1][child]:
+                    # The whole subtree stays in this lexeme with nothing to decide.
+                    key = path * _ALIVE_STRIDE + alive_id[lex]
+                    for j in range(tok_start[child], tok_start[child + subtree[child]]):
+                        out_tok.append(tok_ids[j])
+                        out_key.append(key)
+                    continue
                 nxt = lrow[b]
                 targets = []
                 if nxt >= 0:
@@ -445,6 +483,64 @@ def _utf8_loops(lexer: Lexer, state: int) -> bool:
     return True
 
 
+class _QuietSkip:
+    """Finds trie subtrees that a quiet self-looping state reads without anything to decide.
+
+    For a state looping on a set of ASCII bytes with no possible boundary (see
+    :func:`quiet_run`), a child reached by a loop byte whose whole subtree only uses loop bytes
+    holds tokens that all stay in the lexeme: the walk records them as one range of the trie's
+    token array (node ids are in pre-order) instead of visiting them.
+    """
+
+    def __init__(self, lexer: Lexer, trie: TokenTrie) -> None:
+        self.lexer = lexer
+        self.trie = trie
+        self._by_state: dict[int, tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]] | None] = {}
+        self._pure: dict[int, npt.NDArray[np.bool_]] = {}
+        byte_into = np.zeros(trie.n_nodes, dtype=np.int64)
+        byte_into[trie.child_node.astype(np.int64)] = trie.child_byte
+        byte_into[0] = -1
+        self._byte_into = byte_into
+
+    def of(self, state: int) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]] | None:
+        """(loop bytes as a 256-entry mask, per-node "subtree uses loop bytes only") or None."""
+        if state in self._by_state:
+            return self._by_state[state]
+        quiet = quiet_run(self.lexer, state)
+        found = None
+        if quiet is not None and quiet.max_len is None:
+            bits = quiet.lo | (quiet.hi << 64)
+            loop = np.array([(bits >> b) & 1 for b in range(256)], dtype=bool)
+            pure = self._pure.get(bits)
+            if pure is None:
+                trie = self.trie
+                impure = np.ones(trie.n_nodes, dtype=np.int64)
+                inner = self._byte_into >= 0
+                impure[inner] = ~loop[self._byte_into[inner]]
+                impure[0] = 0
+                cum = np.cumsum(impure)
+                last = np.arange(trie.n_nodes) + trie.subtree.astype(np.int64) - 1
+                pure = (cum[last] - cum) == 0
+                self._pure[bits] = pure
+            found = (loop, pure)
+        self._by_state[state] = found
+        return found
+
+    def skippable(
+        self, lex: I64, byte: npt.NDArray[np.uint8], node: I64
+    ) -> npt.NDArray[np.bool_] | None:
+        """Which (child node, state, byte) entries lead into a quiet subtree, or None."""
+        out: npt.NDArray[np.bool_] | None = None
+        for state in np.unique(lex).tolist():
+            found = self.of(state)
+            if found is None:
+                continue
+            loop, pure = found
+            here = (lex == state) & loop[byte] & pure[node]
+            out = here if out is None else out | here
+        return out
+
+
 def _delegates(lexer: Lexer, state: int) -> tuple[tuple[int, int, int], ...]:
     """Boundaries before the first byte of a token, as delegations to fresh states."""
     if not lexer.accept[state]:
@@ -470,13 +566,14 @@ class TableBuilder:
         self.trie = trie
         self.features = features
         self._subtables: dict[tuple[int, int], SubTable] = {}
+        self._quiet = _QuietSkip(lexer, trie)
 
     def subtable(self, node: int, state: int) -> SubTable:
         """The shared walk below ``node`` entered in lexer ``state``."""
         key = (node, state)
         found = self._subtables.get(key)
         if found is None:
-            walk = _Walk(self.lexer, self.trie, share=True)
+            walk = _Walk(self.lexer, self.trie, share=True, quiet=self._quiet)
             walk.run(node, state)
             found = self._subtables[key] = walk.result()
         return found
