@@ -36,6 +36,7 @@ MEMO_LIMIT = 200_000
 Pairs = tuple[tuple[int, int], ...]
 U32 = npt.NDArray[np.uint32]
 _EVENT_STRIDE = 1 << 24
+_SMALL_LEVEL = 24
 
 
 def _words(bits: int, width: int) -> npt.NDArray[np.uint64]:
@@ -212,6 +213,10 @@ class Engine:
             if not live.any():
                 break
             level = level[live]
+            if level.size <= _SMALL_LEVEL:  # cheaper in plain Python than through np.unique
+                events = tab.path_event[level].tolist()
+                at[level] = [step(b, e) for b, e in zip(before[live].tolist(), events, strict=True)]
+                continue
             keys = before[live] * _EVENT_STRIDE + tab.path_event[level]
             uniq, inverse = np.unique(keys, return_inverse=True)
             after = np.array(
