@@ -15,7 +15,9 @@ begins inside a token) is a :class:`SubTable`, computed once per grammar and spl
 table that reaches it, so the identifiers after each of a hundred operators are walked once.
 Boundaries *before* a token's first byte are not walked at all: they are ``delegates`` that the
 matcher resolves with the fresh state's own table. A quiet free-text state (a JSON string, a
-comment) classifies most tokens at once with byte-set tests instead of walking them.
+comment, an identifier) classifies most tokens at once with byte-set tests instead of walking
+them (a bounded run such as ``[a-z]{1,24}`` with a length test too), and inside any walk, a trie
+subtree that such a state reads without anything to decide is recorded as one range of tokens.
 """
 
 from __future__ import annotations
@@ -658,10 +660,3 @@ def _group(
         token_group=token_group.astype(np.int32),
         delegates=delegates,
     )
-
-
-def build_lex_table(
-    lexer: Lexer, trie: TokenTrie, state: int, features: TokenFeatures | None = None
-) -> LexTable:
-    """The token table of one lexer state (no sharing with other tables)."""
-    return TableBuilder(lexer, trie, features).table(state)
