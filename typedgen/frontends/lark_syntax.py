@@ -364,6 +364,35 @@ class _Text:
         return Origin(self.source, lo + 1, offset - self.starts[lo] + 1)
 
 
+# llguidance-only syntax, by its first characters (the longest prefixes first).
+_LLGUIDANCE_SYNTAX: tuple[tuple[str, tuple[str, str, str]], ...] = (
+    (
+        "<[",
+        (
+            "token-id ranges (<[...]>)",
+            "llguidance-token-ids",
+            "typedgen grammars are over text; token ids are not part of the language",
+        ),
+    ),
+    (
+        "<",
+        (
+            "special tokens (<...>)",
+            "llguidance-special-token",
+            "special tokens are never generated as text; drop them from the grammar",
+        ),
+    ),
+    (
+        "@",
+        (
+            "grammar references (@name)",
+            "llguidance-grammar-ref",
+            "inline the referenced grammar, or use %import",
+        ),
+    ),
+)
+
+
 def _refuse_unknown(text: str, pos: int, origin: Origin) -> None:
     """Raise the most helpful error for input no lark token matches."""
     directive = re.match(r"%([A-Za-z_]\w*)", text[pos:])
@@ -382,27 +411,11 @@ def _refuse_unknown(text: str, pos: int, origin: Origin) -> None:
             origin=origin,
             hint="lark knows %ignore, %import, %override, %extend and %declare",
         )
-    if text.startswith("<[", pos):
-        raise UnsupportedFeatureError(
-            "llguidance token-id ranges (<[...]>) are not supported",
-            code="llguidance-token-ids",
-            origin=origin,
-            hint="typedgen grammars are over text; token ids are not part of the language",
-        )
-    if text.startswith("<", pos):
-        raise UnsupportedFeatureError(
-            "llguidance special tokens (<...>) are not supported",
-            code="llguidance-special-token",
-            origin=origin,
-            hint="special tokens are never generated as text; drop them from the grammar",
-        )
-    if text.startswith("@", pos):
-        raise UnsupportedFeatureError(
-            "llguidance grammar references (@name) are not supported",
-            code="llguidance-grammar-ref",
-            origin=origin,
-            hint="inline the referenced grammar, or use %import",
-        )
+    for prefix, (what, code, hint) in _LLGUIDANCE_SYNTAX:
+        if text.startswith(prefix, pos):
+            raise UnsupportedFeatureError(
+                f"llguidance {what} are not supported", code=code, origin=origin, hint=hint
+            )
     snippet = text[pos : pos + 20].split("\n")[0]
     raise GrammarError(f"unexpected input {snippet!r}", code="lark-syntax", origin=origin)
 
