@@ -80,3 +80,15 @@ def test_corrupt_disk_entry_is_recompiled(fresh_cache: Path) -> None:
     words = np.zeros((vocab.size + 31) // 32, dtype=np.int32)
     again.matcher().fill_next_token_bitmask(words)
     assert words.any()
+
+
+def test_engine_changes_invalidate_the_disk_cache(
+    fresh_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    vocab = byte_vocabulary()
+    typedgen.compile(GRAMMAR, vocab)
+    compiled_mod._MEMORY.clear()
+    monkeypatch.setattr(compiled_mod, "ENGINE_VERSION", "typedgen-engine-other")
+    again = typedgen.compile(GRAMMAR, vocab)
+    assert "loaded_from_disk" not in again.timings
+    assert compiled_mod.ENGINE_VERSION.startswith("typedgen-engine-")

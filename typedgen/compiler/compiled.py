@@ -32,7 +32,22 @@ if TYPE_CHECKING:
 
 __all__ = ["ENGINE_VERSION", "CompiledGrammar", "compile_grammar"]
 
-ENGINE_VERSION = "typedgen-engine-1"
+
+def _engine_version() -> str:
+    """A key for everything that shapes compiled artefacts: the package version and the source
+    of the IR, compiler and runtime. Any change to them invalidates disk caches by itself."""
+    from typedgen._version import __version__
+
+    digest = hashlib.sha256(__version__.encode())
+    package = Path(__file__).resolve().parents[1]
+    for part in ("ir", "compiler", "runtime"):
+        for path in sorted((package / part).rglob("*.py")):
+            digest.update(path.relative_to(package).as_posix().encode())
+            digest.update(path.read_bytes())
+    return f"typedgen-engine-{digest.hexdigest()[:16]}"
+
+
+ENGINE_VERSION = _engine_version()
 
 
 @dataclass(eq=False)

@@ -175,7 +175,9 @@ def load_or_build_trie(vocab: Vocabulary, cache_dir: Path | None) -> TokenTrie:
     trie = _MEMORY.get(vocab.fingerprint)
     if trie is not None:
         return trie
-    path = cache_dir / "tries" / f"{vocab.fingerprint[:32]}.npz" if cache_dir else None
+    path = (
+        cache_dir / "tries" / f"{vocab.fingerprint[:32]}-v{TRIE_FORMAT}.npz" if cache_dir else None
+    )
     if path is not None and path.exists():
         trie = TokenTrie.load(path)
         if trie is not None and trie.fingerprint != vocab.fingerprint:
