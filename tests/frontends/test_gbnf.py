@@ -9,14 +9,13 @@ from typing import Any
 
 import pytest
 
+from tests._support import EVALDATA
 from typedgen.errors import GrammarError, UnsupportedFeatureError
 from typedgen.frontends.gbnf import gbnf_grammar
 from typedgen.ir import CharClass, Grammar, Lit, Origin, Ref, Repeat
 
 from ._ir_match import matches_grammar
 
-REPO = Path(__file__).resolve().parents[2]
-EVALDATA = REPO / ".." / "shared" / "evaldata"
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE_GOLDENS = os.environ.get("TYPEDGEN_UPDATE_GOLDENS") == "1"
 NO_EVALDATA = f"conformance data not found at {EVALDATA} (the shared evaldata checkout)"

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests._support import EVALDATA
 from typedgen.errors import GrammarError, UnsupportedFeatureError
 from typedgen.frontends.lark import lark_grammar
 from typedgen.frontends.lark_syntax import eval_escaping
@@ -22,8 +23,6 @@ from typedgen.ir import Grammar, Lexing, Lit, Origin, Ref, TreeShape, walk
 
 from ._lark_ir_match import IRMatcher, MatchBudgetExceeded
 
-REPO = Path(__file__).resolve().parents[2]
-EVALDATA = REPO / ".." / "shared" / "evaldata"
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE_GOLDENS = os.environ.get("TYPEDGEN_UPDATE_GOLDENS") == "1"
 NO_EVALDATA = f"conformance data not found at {EVALDATA} (the shared evaldata checkout)"

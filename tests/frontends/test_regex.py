@@ -14,14 +14,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests._support import EVALDATA
 from typedgen.errors import GrammarError, UnsupportedFeatureError
 from typedgen.frontends.regex import regex_grammar, regex_to_expr
 from typedgen.ir import CharClass, Expr, Grammar, Lexing, Lit, Origin, print_expr
 
 from ._ir_match import char_set, matches
 
-REPO = Path(__file__).resolve().parents[2]
-EVALDATA = REPO / ".." / "shared" / "evaldata"
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE_GOLDENS = os.environ.get("TYPEDGEN_UPDATE_GOLDENS") == "1"
 
