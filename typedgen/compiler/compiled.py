@@ -186,6 +186,7 @@ def compile_grammar(
     root = _cache_root() if cache else None
     t0 = time.perf_counter()
     trie = load_or_build_trie(vocabulary, root)
+    token_features(vocabulary, root)
     t_trie = time.perf_counter() - t0
     compiled = None
     path = root / "compiled" / f"{key[:40]}.pkl" if root is not None else None

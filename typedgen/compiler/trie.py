@@ -216,11 +216,54 @@ class TokenFeatures:
 _FEATURES: dict[str, TokenFeatures] = {}
 
 
-def token_features(vocab: Vocabulary) -> TokenFeatures:
-    """The :class:`TokenFeatures` of ``vocab`` (memoised by fingerprint)."""
+def token_features(vocab: Vocabulary, cache_dir: Path | None = None) -> TokenFeatures:
+    """The :class:`TokenFeatures` of ``vocab``: from memory, then ``cache_dir``, else built."""
     found = _FEATURES.get(vocab.fingerprint)
     if found is not None:
         return found
+    path = (
+        cache_dir / "tries" / f"{vocab.fingerprint[:32]}-features-v{TRIE_FORMAT}.npz"
+        if cache_dir
+        else None
+    )
+    if path is not None and path.exists():
+        try:
+            with np.load(path) as data:
+                found = TokenFeatures(*(data[name] for name in _FEATURE_FIELDS))
+        except (OSError, KeyError, ValueError):
+            found = None
+    if found is None:
+        found = _build_features(vocab)
+        if path is not None:
+            _save_npz(path, {name: getattr(found, name) for name in _FEATURE_FIELDS})
+    _FEATURES[vocab.fingerprint] = found
+    return found
+
+
+_FEATURE_FIELDS = (
+    "text",
+    "ascii_lo",
+    "ascii_hi",
+    "utf8_ok",
+    "ascii_only",
+    "first_byte",
+    "flat",
+    "offsets",
+)
+
+
+def _save_npz(path: Path, arrays: dict[str, npt.NDArray[np.generic]]) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            np.savez(fh, **arrays)  # type: ignore[arg-type]
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+def _build_features(vocab: Vocabulary) -> TokenFeatures:
     import codecs
 
     tokens = vocab.tokens
@@ -254,9 +297,7 @@ def token_features(vocab: Vocabulary) -> TokenFeatures:
     high[np.unique(owner[flat >= 128])] = True
     first = np.full(n, 256, dtype=np.int16)
     first[text] = flat[offsets[:-1][text]]
-    features = TokenFeatures(text, lo, hi, utf8_ok, text & ~high, first, flat, offsets)
-    _FEATURES[vocab.fingerprint] = features
-    return features
+    return TokenFeatures(text, lo, hi, utf8_ok, text & ~high, first, flat, offsets)
 
 
 def chain_forest(
