@@ -253,3 +253,10 @@ def test_is_dead_when_no_token_can_continue() -> None:
     assert m.accept_bytes(b"a")
     assert m.is_dead() and not m.is_complete()
     assert m.allowed_token_ids().size == 0
+
+
+def test_wider_bitmask_is_zero_filled(expr) -> None:  # type: ignore[no-untyped-def]
+    m = expr.matcher()
+    words = np.full((VOCAB.size + 31) // 32 + 4, -1, dtype=np.int32)
+    m.fill_next_token_bitmask(words)
+    assert not words[-4:].any() and words[:-4].any()

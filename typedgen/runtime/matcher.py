@@ -72,16 +72,19 @@ class Matcher:
     def fill_next_token_bitmask(self, bitmask: npt.NDArray[np.int32], index: int = 0) -> None:
         """Write the allowed-token bitmask (bit ``i`` of word ``i // 32`` = token ``i``).
 
-        ``bitmask`` is an int32 array of ``ceil(vocab_size / 32)`` words, or a 2-D batch of such
-        rows, in which case row ``index`` is written.
+        ``bitmask`` is an int32 array of ``ceil(vocab_size / 32)`` words (wider arrays are
+        zero-filled past the vocabulary), or a 2-D batch of such rows, in which case row
+        ``index`` is written.
         """
         row = bitmask[index] if bitmask.ndim == 2 else bitmask
         state = self._history[-1]
         if state == _TERMINATED:
             row[:] = 0
             return
-        words = self._engine.mask(state)
-        row[:] = words.view(np.int32)
+        words = self._engine.mask(state).view(np.int32)
+        n = min(row.shape[0], words.shape[0])
+        row[:n] = words[:n]
+        row[n:] = 0  # a wider mask (padded logits) allows nothing beyond the vocabulary
 
     def allowed_token_ids(self) -> npt.NDArray[np.int64]:
         """The ids of the tokens allowed next (EOS included when complete)."""
