@@ -12,10 +12,15 @@ from typedgen.errors import (
     CompileBudgetError,
     CompileError,
     GrammarError,
+    SchemaError,
     TypedgenError,
     UnsupportedFeatureError,
+    UnsupportedSchemaError,
     VocabularyError,
 )
+from typedgen.explain import Explanation, explain
+from typedgen.frontends.jsonschema.layout import Whitespace
+from typedgen.frontends.jsonschema.pydantic import Reasoning
 from typedgen.models import LoadedModel, load_model
 from typedgen.runtime.matcher import Matcher
 from typedgen.types import Choice, Gbnf, Lark, Regex
@@ -27,18 +32,24 @@ __all__ = [
     "CompileBudgetError",
     "CompileError",
     "CompiledGrammar",
+    "Explanation",
     "Gbnf",
     "GrammarError",
     "Lark",
     "LoadedModel",
     "Matcher",
+    "Reasoning",
     "Regex",
+    "SchemaError",
     "TypedgenError",
     "UnsupportedFeatureError",
+    "UnsupportedSchemaError",
     "Vocabulary",
     "VocabularyError",
+    "Whitespace",
     "__version__",
     "compile",
+    "explain",
     "grammar_of",
     "load_model",
 ]

@@ -5,7 +5,9 @@ column, a schema path, a SQL dialect rule) when one is known, and a ``hint`` say
 
     TypedgenError
      ├── GrammarError          bad grammar text or IR (syntax, undefined rule, empty language, ...)
-     │    └── UnsupportedFeatureError   a construct typedgen refuses explicitly
+     │    ├── UnsupportedFeatureError   a construct typedgen refuses explicitly
+     │    └── SchemaError               a JSON Schema keyword is malformed or refused
+     │         └── UnsupportedSchemaError   (also an UnsupportedFeatureError)
      ├── CompileError          the grammar cannot be compiled (budget exceeded, lexer too large)
      │    └── CompileBudgetError
      └── VocabularyError       a tokenizer cannot be turned into exact token bytes
@@ -25,8 +27,10 @@ __all__ = [
     "CompileBudgetError",
     "CompileError",
     "GrammarError",
+    "SchemaError",
     "TypedgenError",
     "UnsupportedFeatureError",
+    "UnsupportedSchemaError",
     "VocabularyError",
 ]
 
@@ -86,3 +90,29 @@ class VocabularyError(TypedgenError, ValueError):
     """A tokenizer's tokens cannot be mapped to exact bytes."""
 
     default_code = "vocabulary"
+
+
+class SchemaError(GrammarError):
+    """A JSON Schema (or Pydantic type) cannot be lowered: names the keyword and the schema path."""
+
+    default_code = "schema"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        keyword: str,
+        path: str,
+        code: str | None = None,
+        origin: Origin | None = None,
+        hint: str | None = None,
+    ) -> None:
+        self.keyword = keyword
+        self.path = path
+        super().__init__(message, code=code, origin=origin, hint=hint)
+
+
+class UnsupportedSchemaError(SchemaError, UnsupportedFeatureError):
+    """A JSON Schema keyword that typedgen cannot enforce exactly, refused in strict mode."""
+
+    default_code = "schema-unsupported"

@@ -7,7 +7,7 @@ may implement (the analogue of pydantic's ``__get_pydantic_core_schema__``), so
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -15,7 +15,16 @@ from typing import Any, Protocol, runtime_checkable
 from typedgen.errors import GrammarError
 from typedgen.ir.grammar import Grammar
 
-__all__ = ["Choice", "Gbnf", "GrammarSource", "Lark", "Regex", "grammar_of"]
+__all__ = [
+    "OUTPUT_KINDS",
+    "Choice",
+    "Gbnf",
+    "GrammarSource",
+    "Lark",
+    "OutputKind",
+    "Regex",
+    "grammar_of",
+]
 
 
 @runtime_checkable
@@ -90,8 +99,53 @@ class Choice:
         return Grammar.from_choice(self.options)
 
 
+@dataclass(frozen=True)
+class OutputKind:
+    """A family of output types that are not markers: how to recognise and lower them."""
+
+    name: str
+    accepts: Callable[[object], bool]
+    grammar: Callable[[object], Grammar]
+
+
+def _is_schema(output_type: object) -> bool:
+    return isinstance(output_type, dict | bool)
+
+
+def _schema_grammar(output_type: object) -> Grammar:
+    return Grammar.from_json_schema(output_type)
+
+
+def _pydantic_accepts(output_type: object) -> bool:
+    from typedgen.frontends.jsonschema.pydantic import accepts_pydantic
+
+    return accepts_pydantic(output_type)
+
+
+def _pydantic_grammar(output_type: object) -> Grammar:
+    from typedgen.frontends.jsonschema.lower import lower_schema
+    from typedgen.frontends.jsonschema.pydantic import pydantic_schema
+
+    name = getattr(output_type, "__name__", None) or repr(output_type)
+    lowered = lower_schema(pydantic_schema(output_type), source=name, validator="Pydantic")
+    assert lowered.grammar is not None
+    return lowered.grammar
+
+
+OUTPUT_KINDS: list[OutputKind] = [
+    OutputKind("json-schema", _is_schema, _schema_grammar),
+    OutputKind("pydantic", _pydantic_accepts, _pydantic_grammar),
+]
+"""Consulted in order by :func:`grammar_of` after the ``__typedgen_grammar__`` hook."""
+
+
 def grammar_of(output_type: object) -> Grammar:
-    """The IR grammar of an output type; no model or vocabulary needed."""
+    """The IR grammar of an output type; no model or vocabulary needed.
+
+    Grammars, objects with ``__typedgen_grammar__`` (``Lark``, ``Gbnf``, ``Regex``, ``Choice``,
+    ``Sql``...), JSON Schema dicts, and Pydantic models or ``TypeAdapter``-able types
+    (``Literal``, ``Enum``, ``list[...]``, ``Annotated[...]``).
+    """
     if isinstance(output_type, Grammar):
         return output_type
     hook = getattr(output_type, "__typedgen_grammar__", None)
@@ -103,6 +157,9 @@ def grammar_of(output_type: object) -> Grammar:
                 f" {type(grammar).__name__}, not a typedgen.ir.Grammar"
             )
         return grammar
+    for kind in OUTPUT_KINDS:
+        if kind.accepts(output_type):
+            return kind.grammar(output_type)
     if isinstance(output_type, str):
         raise GrammarError(
             "a bare string is ambiguous as an output type",
@@ -113,6 +170,7 @@ def grammar_of(output_type: object) -> Grammar:
     raise GrammarError(
         f"cannot derive a grammar from {output_type!r}",
         code="unsupported-output-type",
-        hint="pass a typedgen.ir.Grammar, Lark(...), Gbnf(...), Regex(...), Choice(...),"
-        " or an object with __typedgen_grammar__()",
+        hint="pass a Pydantic model or type, a JSON Schema dict, a typedgen.ir.Grammar,"
+        " Lark(...), Gbnf(...), Regex(...), Choice(...), or an object with"
+        " __typedgen_grammar__()",
     )

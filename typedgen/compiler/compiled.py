@@ -23,7 +23,7 @@ from typedgen.compiler.lexer import Lexer
 from typedgen.compiler.lowering import ParserGrammar, lower
 from typedgen.compiler.tokentables import LexTable, TableBuilder
 from typedgen.compiler.trie import TokenTrie, load_or_build_trie, token_features
-from typedgen.ir.grammar import Grammar
+from typedgen.ir.grammar import DeferredCheck, Grammar
 
 if TYPE_CHECKING:
     from typedgen.compiler.vocabulary import Vocabulary
@@ -88,6 +88,11 @@ class CompiledGrammar:
     def vocab_size(self) -> int:
         """Width of the token masks."""
         return int(self.vocabulary.size)
+
+    @property
+    def deferred(self) -> tuple[DeferredCheck, ...]:
+        """Constraints the grammar leaves to a validator after decoding (``strict=False``)."""
+        return self.grammar.deferred
 
     def stats(self) -> dict[str, Any]:
         """Sizes and timings, for benchmarks and ``typedgen explain``."""

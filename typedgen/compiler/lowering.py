@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from typedgen.compiler.automata import DEFAULT_STATE_BUDGET, DFA, expr_to_dfa
-from typedgen.errors import CompileBudgetError, GrammarError
+from typedgen.errors import CompileBudgetError
 from typedgen.ir.grammar import Grammar, Lexing
 from typedgen.ir.nodes import (
     Alt,
@@ -245,11 +245,10 @@ class _Lowerer:
         if key in self.term_index:
             return self._use(self.term_index[key])
         if dfa.is_empty():
-            raise GrammarError(
-                f"terminal {name!r} matches no string: its language is empty",
-                code="empty-language",
-                origin=origin,
-            )
+            # A terminal whose language is empty (an intersection the frontends could not
+            # decide) makes its production dead: it refers to a nonterminal without productions.
+            self.term_index[key] = _VOID_TID
+            return self._use(_VOID_TID)
         nullable = dfa.accepts_empty()
         body = dfa.without_empty() if nullable else dfa
         tid = len(self.terminals)
@@ -266,6 +265,8 @@ class _Lowerer:
         return self._use(tid)
 
     def _use(self, tid: int) -> list[int]:
+        if tid == _VOID_TID:
+            return [self.nt("%void", None) + _NT_MARK]
         if tid < 0:
             return []
         opt = self.pending_nullable.get(tid)
@@ -527,6 +528,7 @@ def _follow_sets(
     return follow, first[start] | ignore_bits
 
 
+_VOID_TID = -2
 _NT_MARK = 1 << 30
 """Nonterminal symbols are ``_NT_MARK + index`` until the terminal count is known."""
 

@@ -4,6 +4,6 @@ Each frontend module registers its text format with :func:`typedgen.ir.register_
 imported, which makes ``Grammar.from_<format>`` available.
 """
 
-from typedgen.frontends import choice, gbnf, lark, regex
+from typedgen.frontends import choice, gbnf, jsonschema, lark, regex
 
-__all__ = ["choice", "gbnf", "lark", "regex"]
+__all__ = ["choice", "gbnf", "jsonschema", "lark", "regex"]

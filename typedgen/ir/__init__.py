@@ -6,7 +6,7 @@ inside terminals only, :class:`Intersect` and :class:`Complement`. Every node ma
 :class:`Origin`; ``str(grammar)`` is the canonical text.
 """
 
-from typedgen.ir.grammar import Grammar, Lexing, Rule, TreeShape, register_format
+from typedgen.ir.grammar import DeferredCheck, Grammar, Lexing, Rule, TreeShape, register_format
 from typedgen.ir.nodes import (
     Alt,
     CharClass,
@@ -26,6 +26,7 @@ __all__ = [
     "Alt",
     "CharClass",
     "Complement",
+    "DeferredCheck",
     "Expr",
     "Grammar",
     "Intersect",

@@ -12,7 +12,7 @@ from typedgen.errors import GrammarError
 from typedgen.ir.nodes import Expr
 from typedgen.ir.origin import Origin
 
-__all__ = ["Grammar", "Lexing", "Rule", "TreeShape", "register_format"]
+__all__ = ["DeferredCheck", "Grammar", "Lexing", "Rule", "TreeShape", "register_format"]
 
 
 class Lexing(enum.StrEnum):
@@ -59,6 +59,23 @@ class Rule:
     origin: Origin | None = field(default=None, compare=False)
 
 
+@dataclass(frozen=True, slots=True)
+class DeferredCheck:
+    """A constraint the grammar does not enforce, left to a validator after decoding.
+
+    Frontends record these only where the caller asked for a relaxation (for example
+    ``from_json_schema(..., strict=False)``); they are part of the canonical text, so two grammars
+    that leave different checks to the validator never share a cache entry.
+    """
+
+    path: str
+    """Where the constraint sits (a JSON pointer such as ``#/properties/tags``)."""
+    keyword: str
+    """What is left unchecked (``uniqueItems``, ``format: idn-email``)."""
+    reason: str
+    """Why the grammar cannot enforce it."""
+
+
 _FORMATS: dict[str, Callable[..., Grammar]] = {}
 
 
@@ -87,7 +104,7 @@ class Grammar:
     canonical text and :attr:`fingerprint` its hash.
     """
 
-    __slots__ = ("_fingerprint", "_rules", "_text", "ignore", "origin", "start")
+    __slots__ = ("_fingerprint", "_rules", "_text", "deferred", "ignore", "origin", "start")
 
     def __init__(
         self,
@@ -96,6 +113,7 @@ class Grammar:
         *,
         ignore: tuple[str, ...] = (),
         origin: Origin | None = None,
+        deferred: tuple[DeferredCheck, ...] = (),
         validate: bool = True,
     ) -> None:
         if isinstance(rules, Mapping):
@@ -113,6 +131,7 @@ class Grammar:
         self._rules: dict[str, Rule] = table
         self.start = start
         self.ignore = tuple(ignore)
+        self.deferred = tuple(deferred)
         self.origin = origin
         self._text: str | None = None
         self._fingerprint: str | None = None
@@ -136,6 +155,11 @@ class Grammar:
     def from_regex(cls, pattern: str, **options: Any) -> Grammar:
         """A grammar whose language is what the Python regex fully matches."""
         return _parse_with("regex", pattern, **options)
+
+    @classmethod
+    def from_json_schema(cls, schema: Any, **options: Any) -> Grammar:
+        """JSON text valid against a JSON Schema (see :mod:`typedgen.frontends.jsonschema`)."""
+        return _parse_with("json_schema", schema, **options)
 
     @classmethod
     def from_choice(cls, options: list[str] | tuple[str, ...], **kwargs: Any) -> Grammar:
@@ -171,6 +195,7 @@ class Grammar:
             changes.get("start", self.start),
             ignore=changes.get("ignore", self.ignore),
             origin=changes.get("origin", self.origin),
+            deferred=changes.get("deferred", self.deferred),
         )
 
     def with_rule(self, rule: Rule) -> Grammar:
@@ -212,13 +237,18 @@ class Grammar:
         return hash(self.fingerprint)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (list(self._rules.values()), self.start, self.ignore, self.origin))
+        state = (list(self._rules.values()), self.start, self.ignore, self.origin, self.deferred)
+        return (_rebuild, state)
 
 
 def _rebuild(
-    rules: list[Rule], start: str, ignore: tuple[str, ...], origin: Origin | None
+    rules: list[Rule],
+    start: str,
+    ignore: tuple[str, ...],
+    origin: Origin | None,
+    deferred: tuple[DeferredCheck, ...] = (),
 ) -> Grammar:
-    return Grammar(rules, start, ignore=ignore, origin=origin, validate=False)
+    return Grammar(rules, start, ignore=ignore, origin=origin, deferred=deferred, validate=False)
 
 
 def rule_with(rule: Rule, **changes: Any) -> Rule:

@@ -1,0 +1,200 @@
+"""Run the JSON Schema sets of ../shared/evaldata through ``Grammar.from_json_schema``.
+
+For every schema: compiled, or refused with a named keyword (anything else is an error of
+typedgen). For compiled schemas every instance is serialised compactly and, in the bounded
+``"pretty"`` layout, with ``json.dumps(indent=2)``, and fed byte by byte: a valid instance must be
+accepted and complete, an invalid one rejected. Object keys are written in the order the schema
+names them (typedgen fixes property order to the schema's, as JSON objects are unordered), keys
+the schema does not name afterwards.
+
+``python -m tests.conformance.jsonschema_runner [set ...]`` prints coverage and rates per set
+(and per subset for jsonschemabench) with every failure listed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests._support import EVALDATA, byte_vocabulary
+from typedgen import compile as tg_compile
+from typedgen.compiler.compiled import CompiledGrammar
+from typedgen.errors import CompileError, SchemaError, TypedgenError
+from typedgen.ir import Grammar
+
+VOCAB = byte_vocabulary()
+REMOTE_BASE = "http://localhost:1234/"
+LAYOUTS = ("compact", "pretty")
+
+
+def remotes() -> dict[str, Any]:
+    """The test suite's remote documents under the URIs its ``$ref``s use."""
+    root = EVALDATA / "json_schema_test_suite" / "remotes"
+    out: dict[str, Any] = {}
+    if root.exists():
+        for path in sorted(root.rglob("*.json")):
+            rel = path.relative_to(root).as_posix()
+            out[REMOTE_BASE + rel] = json.loads(path.read_text(encoding="utf-8"))
+    return out
+
+
+def items(set_name: str) -> list[dict[str, Any]]:
+    path = EVALDATA / set_name / "items.jsonl"
+    if not path.exists():
+        return []
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def _key_order(schema: Any) -> dict[str, int]:
+    order: dict[str, int] = {}
+    for m in re.finditer(r'"((?:[^"\\]|\\.)*)":', json.dumps(schema, ensure_ascii=False)):
+        order.setdefault(json.loads(f'"{m.group(1)}"'), len(order))
+    return order
+
+
+def _ordered(value: Any, order: dict[str, int]) -> Any:
+    if isinstance(value, dict):
+        keys = sorted(value, key=lambda k: (k not in order, order.get(k, 0)))
+        return {k: _ordered(value[k], order) for k in keys}
+    if isinstance(value, list):
+        return [_ordered(v, order) for v in value]
+    return value
+
+
+def serialise(data: Any, schema: Any, layout: str) -> bytes | None:
+    """The instance as typedgen writes it, or None if it is not UTF-8 encodable."""
+    ordered = _ordered(data, _key_order(schema))
+    if layout == "compact":
+        text = json.dumps(ordered, ensure_ascii=False, separators=(",", ":"))
+    else:
+        text = json.dumps(ordered, ensure_ascii=False, indent=2)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+
+
+def feed(compiled: CompiledGrammar, data: bytes) -> bool:
+    """Whether ``data`` is accepted in full, byte by byte."""
+    m = compiled.matcher()
+    return m.accept_bytes(data) and m.is_complete()
+
+
+@dataclass
+class Result:
+    name: str
+    subset: str
+    status: str  # "compiled" | "refused" | "error"
+    detail: str = ""
+    valid: Counter[str] = field(default_factory=Counter)
+    invalid: Counter[str] = field(default_factory=Counter)
+    problems: list[str] = field(default_factory=list)
+
+
+def run_item(item: dict[str, Any], resources: dict[str, Any], layouts: tuple[str, ...]) -> Result:
+    subset = item.get("subset") or item.get("file") or ""
+    result = Result(item["name"], subset, "compiled")
+    compiled: dict[str, CompiledGrammar] = {}
+    try:
+        for layout in layouts:
+            grammar = Grammar.from_json_schema(
+                item["schema"], whitespace=layout, resources=resources
+            )
+            compiled[layout] = tg_compile(grammar, VOCAB, cache=False)
+    except SchemaError as exc:
+        result.status, result.detail = "refused", f"{exc.keyword} at {exc.path} [{exc.code}]"
+        return result
+    except (CompileError, TypedgenError, RecursionError) as exc:
+        result.status, result.detail = "error", f"{type(exc).__name__}: {exc}"[:300]
+        return result
+    except Exception as exc:  # a bug: reported, never hidden
+        result.status, result.detail = "error", f"{type(exc).__name__}: {exc}"[:300]
+        return result
+    for test in item["tests"]:
+        for layout, comp in compiled.items():
+            data = serialise(test["data"], item["schema"], layout)
+            if data is None:
+                continue
+            ok = feed(comp, data)
+            if test["valid"]:
+                result.valid["accepted" if ok else "rejected"] += 1
+                if not ok:
+                    result.problems.append(f"valid rejected ({layout}): {data[:120]!r}")
+            else:
+                result.invalid["rejected" if not ok else "accepted"] += 1
+                if ok:
+                    result.problems.append(f"INVALID ACCEPTED ({layout}): {data[:120]!r}")
+    return result
+
+
+def run_set(set_name: str, layouts: tuple[str, ...] = LAYOUTS) -> list[Result]:
+    resources = remotes()
+    return [run_item(item, resources, layouts) for item in items(set_name)]
+
+
+def summarise(results: list[Result]) -> dict[str, Any]:
+    status = Counter(r.status for r in results)
+    valid: Counter[str] = Counter()
+    invalid: Counter[str] = Counter()
+    for r in results:
+        valid.update(r.valid)
+        invalid.update(r.invalid)
+    return {
+        "schemas": len(results),
+        "compiled": status["compiled"],
+        "refused": status["refused"],
+        "error": status["error"],
+        "valid_accepted": valid["accepted"],
+        "valid_total": valid["accepted"] + valid["rejected"],
+        "invalid_rejected": invalid["rejected"],
+        "invalid_total": invalid["rejected"] + invalid["accepted"],
+    }
+
+
+def _line(label: str, s: dict[str, Any]) -> str:
+    def pct(a: int, b: int) -> str:
+        return f"{a}/{b} ({a / b:.1%})" if b else "0/0"
+
+    return (
+        f"{label}: compiled {pct(s['compiled'], s['schemas'])}, refused {s['refused']},"
+        f" errors {s['error']}; valid accepted {pct(s['valid_accepted'], s['valid_total'])},"
+        f" invalid rejected {pct(s['invalid_rejected'], s['invalid_total'])}"
+    )
+
+
+def report(set_names: list[str], out: Any = sys.stdout, verbose: bool = True) -> None:
+    for set_name in set_names:
+        t0 = time.perf_counter()
+        results = run_set(set_name)
+        print(f"{_line(set_name, summarise(results))}  [{time.perf_counter() - t0:.0f}s]", file=out)
+        if set_name == "jsonschemabench":
+            by_subset: dict[str, list[Result]] = defaultdict(list)
+            for r in results:
+                by_subset[r.subset].append(r)
+            for subset, rs in sorted(by_subset.items()):
+                print("  " + _line(subset, summarise(rs)), file=out)
+        refusals = Counter(r.detail.split(" at ")[0] for r in results if r.status == "refused")
+        print(f"  refused by keyword: {dict(refusals.most_common())}", file=out)
+        if not verbose:
+            continue
+        for r in results:
+            if r.status == "error":
+                print(f"  ERROR    {r.name}: {r.detail}", file=out)
+            for p in r.problems:
+                print(f"  {r.name}: {p}", file=out)
+
+
+def iter_sets() -> Iterator[str]:
+    yield from ("json_schema_test_suite", "jsonschemabench")
+
+
+if __name__ == "__main__":
+    names = sys.argv[1:] or list(iter_sets())
+    report(names)

@@ -1,0 +1,78 @@
+"""``typedgen.explain(output_type)``: how each constraint of a declaration is honoured."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from typedgen.frontends.jsonschema.lower import Verdict, lower_schema
+from typedgen.frontends.jsonschema.pydantic import accepts_pydantic, pydantic_schema
+from typedgen.ir.grammar import Grammar
+from typedgen.types import grammar_of
+
+__all__ = ["Explanation", "explain"]
+
+_LABELS = {
+    "grammar": "enforced by the grammar",
+    "validator": "checked after decoding",
+    "refused": "REFUSED",
+    "ignored": "ignored (no constraint)",
+}
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Every schema node's keywords with their fate: grammar, validator, refused or ignored."""
+
+    subject: str
+    verdicts: tuple[Verdict, ...]
+
+    @property
+    def refused(self) -> list[Verdict]:
+        """The keywords strict mode refuses (compiling raises on the first of them)."""
+        return [v for v in self.verdicts if v.status == "refused"]
+
+    @property
+    def deferred(self) -> list[Verdict]:
+        """The keywords left to a validator after decoding."""
+        return [v for v in self.verdicts if v.status == "validator"]
+
+    def __str__(self) -> str:
+        lines = [f"{self.subject}:"]
+        seen: set[tuple[str, str, str]] = set()
+        width = max((len(v.path) for v in self.verdicts), default=1)
+        for v in self.verdicts:
+            key = (v.path, v.keyword, v.status)
+            if key in seen:
+                continue
+            seen.add(key)
+            detail = f" ({v.detail})" if v.detail else ""
+            lines.append(f"  {v.path:<{width}}  {v.keyword}: {_LABELS[v.status]}{detail}")
+        return "\n".join(lines)
+
+
+def _schema_of(output_type: object) -> tuple[Any, str | None, str] | None:
+    if isinstance(output_type, dict | bool):
+        return output_type, None, "JSON Schema"
+    if isinstance(output_type, Grammar) or hasattr(output_type, "__typedgen_grammar__"):
+        return None
+    if accepts_pydantic(output_type):
+        name = getattr(output_type, "__name__", None) or repr(output_type)
+        return pydantic_schema(output_type), "Pydantic", name
+    return None
+
+
+def explain(output_type: object) -> Explanation:
+    """For every schema node of ``output_type``: enforced, checked after decoding, or refused.
+
+    Unlike compiling, this never stops at the first refusal: it lists them all. Grammar-text
+    output types (Lark, GBNF, regex, choice) are enforced by their grammar in full.
+    """
+    found = _schema_of(output_type)
+    if found is None:
+        grammar = grammar_of(output_type)
+        whole = Verdict("#", "grammar", "grammar", f"{len(grammar)} rules, exactly")
+        return Explanation(type(output_type).__name__, (whole,))
+    schema, validator, name = found
+    lowered = lower_schema(schema, explain=True, validator=validator, source=name)
+    return Explanation(name, tuple(lowered.verdicts))

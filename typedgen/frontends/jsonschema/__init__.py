@@ -1,0 +1,43 @@
+"""JSON Schema (and, through it, Pydantic) lowered to the IR.
+
+``Grammar.from_json_schema(schema, strict=True, whitespace="compact", resources=None)``: every
+keyword is enforced exactly by the grammar, or refused with a
+:class:`~typedgen.errors.UnsupportedSchemaError` naming the keyword and the schema path; with
+``strict=False`` what cannot be enforced is left to a validator and listed in
+``grammar.deferred``. See :mod:`.lower` for the construction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from typedgen.frontends.jsonschema.layout import Whitespace, WhitespaceSpec
+from typedgen.frontends.jsonschema.lower import Lowered, Verdict, lower_schema
+from typedgen.ir.grammar import Grammar, register_format
+
+__all__ = ["Lowered", "Verdict", "Whitespace", "json_schema_grammar", "lower_schema"]
+
+
+def json_schema_grammar(
+    schema: Mapping[str, Any] | bool | str,
+    *,
+    strict: bool = True,
+    whitespace: WhitespaceSpec = "compact",
+    resources: Mapping[str, Any] | None = None,
+    source: str = "<schema>",
+) -> Grammar:
+    """The grammar of the JSON texts valid against ``schema`` (a dict, a bool or JSON text).
+
+    ``resources`` maps URIs to further schema documents that ``$ref`` may point to (nothing is
+    ever fetched). ``whitespace`` is ``"compact"`` (default), ``"pretty"`` or a
+    :class:`Whitespace`.
+    """
+    lowered = lower_schema(
+        schema, strict=strict, whitespace=whitespace, resources=resources, source=source
+    )
+    assert lowered.grammar is not None
+    return lowered.grammar
+
+
+register_format("json_schema", json_schema_grammar)
