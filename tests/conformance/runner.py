@@ -62,6 +62,10 @@ def _gbnf(text: str) -> Callable[[], Grammar]:
     return lambda: Grammar.from_gbnf(text)
 
 
+def _schema(schema: Any) -> Callable[[], Grammar]:
+    return lambda: Grammar.from_json_schema(schema, whitespace="pretty")
+
+
 def _regex(text: str) -> Callable[[], Grammar]:
     return lambda: Grammar.from_regex(text)
 
@@ -78,7 +82,13 @@ def _llama_cases(set_name: str, fmt: str) -> Iterator[Case]:
     for it in _items(set_name):
         kind = it["kind"]
         if kind == "schema":
-            yield Case(set_name, it["name"], None, note="JSON Schema frontend: issue #3")
+            yield Case(
+                set_name,
+                it["name"],
+                _schema(it["schema"]),
+                it.get("passing", []),
+                it.get("failing", []),
+            )
             continue
         build = _gbnf(it["grammar"]) if fmt == "gbnf" else _lark(it["grammar"])
         yield Case(

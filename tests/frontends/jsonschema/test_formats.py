@@ -631,7 +631,7 @@ def test_regex_values_compile_in_javascript() -> None:
     pattern = st.from_regex(formats._PATTERNS["regex"], fullmatch=True, alphabet=_UTF8)
     drawn: list[str] = []
 
-    @settings(max_examples=300, deadline=None, database=None)
+    @settings(max_examples=200, deadline=None, database=None)
     @given(pattern)
     def collect(text: str) -> None:
         drawn.append(text)

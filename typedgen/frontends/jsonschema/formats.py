@@ -254,8 +254,9 @@ def _build(name: str) -> Expr:
 def format_expr(name: str, *, origin: Origin | None = None) -> Expr:
     """The expression of the decoded strings valid for ``format: name`` (cached, origin-free).
 
-    An unknown name is refused rather than ignored: an unenforced format would let invalid
-    values through. ``origin`` locates that error.
+    The expression is regular and may hold an ``Intersect`` (``email``), so it belongs inside a
+    terminal. An unknown name is refused rather than ignored: an unenforced format would let
+    invalid values through. ``origin`` locates that error.
     """
     if name not in FORMATS:
         raise UnsupportedFeatureError(

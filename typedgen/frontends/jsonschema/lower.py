@@ -56,6 +56,7 @@ _EMPTY = Lit(b"")
 _MAX_PATTERN_PROPERTIES = 4
 _MAX_BRANCHES = 256
 _MAX_COUNT = 64
+_MAX_DEPTH = 200
 _STRUCTURAL = frozenset(
     {
         "properties",
@@ -157,7 +158,7 @@ class _Lowering:
         self.ws = layout.between()
         self.colon = Seq((Lit(b":"), layout.after_colon()))
         self.comma = Seq((Lit(b","), self.ws))
-        self.ref_stack: list[int] = []
+        self.depth = 0
 
     # -- bookkeeping -------------------------------------------------------------------------
 
@@ -295,24 +296,48 @@ class _Lowering:
         for dyn in ("$dynamicRef", "$recursiveRef"):
             if dyn in schema:
                 raise self.resolver.refuse_dynamic(dyn, path)
-        merged = self.flatten(schema, path)
-        return self.lower_merged(merged, path)
+        if "$ref" in schema:
+            # A reference with sibling keywords is inlined; one rule per such schema keeps
+            # recursion through it finite.
+            return self.memo_rule(
+                schema, path, lambda: self.lower_merged(self.flatten(schema, path), path)
+            )
+        self.depth += 1
+        try:
+            if self.depth > _MAX_DEPTH:
+                raise UnsupportedSchemaError(
+                    f"the schema nests more than {_MAX_DEPTH} levels (recursion through allOf?)",
+                    keyword="allOf",
+                    path=path,
+                    hint="give the recursive part a $ref of its own",
+                )
+            return self.lower_merged(self.flatten(schema, path), path)
+        finally:
+            self.depth -= 1
+
+    def memo_rule(self, schema: Any, path: str, build: Callable[[], Expr]) -> Expr:
+        """One rule per schema object, registered before its body so recursion ends."""
+        key = id(schema)
+        name = self.ref_rules.get(key)
+        if name is None:
+            rule_path = self.resolver.pointer_of(schema, path)
+            name = self.name_for(rule_path)
+            self.ref_rules[key] = name
+            self.keep.append(schema)
+            self.rules[name] = Rule(name, _VOID, origin=self.origin(rule_path))
+            body = build()
+            self.rules[name] = Rule(name, body, origin=self.origin(rule_path))
+        return Ref(name, origin=self.origin(path))
 
     def ref(self, holder: Mapping[str, Any], path: str) -> Expr:
         target = self.resolver.resolve(holder["$ref"], holder, path)
         self.note(path, "$ref", "grammar", str(holder["$ref"]))
         if isinstance(target, bool):
             return self.value(target, path)
-        key = id(target)
-        name = self.ref_rules.get(key)
-        if name is None:
-            target_path = self.resolver.pointer_of(target, path)
-            name = self.name_for(target_path)
-            self.ref_rules[key] = name
-            self.rules[name] = Rule(name, _VOID, origin=self.origin(target_path))
-            body = self.value(target, target_path)
-            self.rules[name] = Rule(name, body, origin=self.origin(target_path))
-        return Ref(name, origin=self.origin(path))
+        target_path = self.resolver.pointer_of(target, path)
+        if "$ref" in target:  # a chain of references: the target memoises itself
+            return self.value(target, target_path)
+        return self.memo_rule(target, path, lambda: self.value(target, target_path))
 
     def atoms(self, schema: Any, path: str, stack: tuple[int, ...]) -> list[Any]:
         """``schema`` as a list of dict schemas without ``$ref`` / ``allOf``, or ``[False]``."""
