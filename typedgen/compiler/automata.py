@@ -69,33 +69,13 @@ class DFA:
         """Drop unreachable states and make states that cannot reach acceptance dead."""
         trans, accept = self.trans, self.accept
         n = trans.shape[0]
-        reach = np.zeros(n, dtype=bool)
-        reach[0] = True
-        frontier = [0]
-        while frontier:
-            targets = np.unique(trans[frontier])
-            targets = targets[targets >= 0]
-            new = targets[~reach[targets]]
-            reach[new] = True
-            frontier = new.tolist()
-        # Co-reachability: reverse BFS from accepting states.
         src, byte = np.nonzero(trans >= 0)
-        dst = trans[src, byte]
-        order = np.argsort(dst, kind="stable")
-        src_sorted, dst_sorted = src[order], dst[order]
-        starts = np.searchsorted(dst_sorted, np.arange(n + 1))
-        live = accept & reach
-        frontier = np.nonzero(live)[0].tolist()
-        while frontier:
-            preds = (
-                np.concatenate([src_sorted[starts[q] : starts[q + 1]] for q in frontier])
-                if frontier
-                else np.zeros(0, dtype=np.int64)
-            )
-            preds = np.unique(preds)
-            new = preds[~live[preds] & reach[preds]]
-            live[new] = True
-            frontier = new.tolist()
+        keys = np.unique(src.astype(np.int64) * n + trans[src, byte])
+        e_src, e_dst = keys // n, keys % n  # distinct edges, sorted by source
+        reach = _visit(e_src, e_dst, n, [0])
+        order = np.argsort(e_dst, kind="stable")
+        live_seed = np.nonzero(accept & reach)[0].tolist()
+        live = _visit(e_dst[order], e_src[order], n, live_seed) & reach
         if not live[0]:
             return DFA(np.full((1, 256), -1, dtype=np.int32), np.zeros(1, dtype=bool))
         keep = np.nonzero(live)[0]
@@ -266,9 +246,51 @@ class _Builder:
         self.origin = origin
 
     def build(self, expr: Expr) -> DFA:
+        direct = self._direct(expr)
+        if direct is not None:
+            return direct
         nfa = _NFA(self.budget)
         start, end = self._frag(nfa, expr)
         return _determinize(nfa, start, end, self.budget, expr.origin or self.origin)
+
+    def _direct(self, expr: Expr) -> DFA | None:
+        """Counted repetitions and their sequences built as DFAs directly, without an NFA.
+
+        ``"x"{0,255}`` through the subset construction costs time per state in Python; chaining
+        copies of a prefix-free item's minimal DFA (one whose accepting states have no way on)
+        is a few numpy operations and gives the minimal DFA. Sequences concatenate DFAs where
+        the accepting states of the left part and the start of the right part use disjoint
+        bytes (so the result stays deterministic). Anything else returns ``None``.
+        """
+        if isinstance(expr, Ref):
+            return self.resolve(expr)
+        if isinstance(expr, Repeat):
+            if expr.max is None or expr.max < 8:
+                return None
+            item = self.build(expr.item)
+            if item.accepts_empty() or not _prefix_free(item):
+                return None
+            return _chain(item, expr.min, expr.max, self.budget, expr.origin or self.origin)
+        if isinstance(expr, Seq) and any(
+            isinstance(i, Ref) or (isinstance(i, Repeat) and i.max is not None and i.max >= 8)
+            for i in expr.items
+        ):
+            parts = [self.build(item) for item in expr.items]
+            acc = parts[0]
+            for part in parts[1:]:
+                joined = _concat(acc, part)
+                if joined is None:
+                    return None
+                acc = joined
+            if acc.n_states > self.budget:
+                raise CompileBudgetError(
+                    f"terminal automaton exceeds the budget of {self.budget} states",
+                    code="dfa-budget",
+                    origin=expr.origin or self.origin,
+                    hint="lower the counted repetition (e.g. a maxLength)",
+                )
+            return acc.trimmed()
+        return None
 
     def _frag(self, nfa: _NFA, expr: Expr) -> tuple[int, int]:
         if isinstance(expr, Lit):
@@ -334,6 +356,72 @@ class _Builder:
             inner = self.build(expr.item)
             return nfa.embed(_complement_utf8(inner, self.budget))
         raise GrammarError(f"unsupported node {type(expr).__name__} in a terminal", code="ir")
+
+
+def _visit(
+    heads: npt.NDArray[np.int64], tails: npt.NDArray[np.int64], n: int, seeds: list[int]
+) -> BoolArray:
+    """States reachable from ``seeds`` along edges ``heads[i] -> tails[i]`` (sorted by head)."""
+    starts = np.searchsorted(heads, np.arange(n + 1)).tolist()
+    targets = tails.tolist()
+    seen = np.zeros(n, dtype=bool)
+    seen_list = [False] * n
+    stack = list(seeds)
+    for q in stack:
+        seen_list[q] = True
+    while stack:
+        q = stack.pop()
+        for t in targets[starts[q] : starts[q + 1]]:
+            if not seen_list[t]:
+                seen_list[t] = True
+                stack.append(t)
+    seen[:] = seen_list
+    return seen
+
+
+def _prefix_free(dfa: DFA) -> bool:
+    """Whether no accepting state has a transition (no word of the language extends another)."""
+    return not bool((dfa.trans[dfa.accept] >= 0).any())
+
+
+def _chain(item: DFA, lo: int, hi: int, budget: int, origin: Origin | None) -> DFA:
+    """``item{lo,hi}`` for a prefix-free, non-nullable minimal ``item``: ``hi`` linked copies."""
+    core = np.nonzero(~item.accept)[0]  # state 0 is first: the start does not accept
+    k = len(core)
+    total = hi * k + 1
+    if total > budget:
+        raise CompileBudgetError(
+            f"terminal automaton exceeds the budget of {budget} states ({hi} repetitions of"
+            f" {k} states)",
+            code="dfa-budget",
+            origin=origin,
+            hint="lower the counted repetition (e.g. a maxLength)",
+        )
+    remap = np.full(item.n_states + 1, -1, dtype=np.int64)
+    remap[core] = np.arange(k)
+    remap[np.nonzero(item.accept)[0]] = k  # finishing an item: the start of the next copy
+    local = remap[item.trans[core]]  # k x 256, -1 dead (remap[-1] is -1)
+    offsets = (np.arange(hi, dtype=np.int64) * k)[:, None, None]
+    trans = np.where(local[None] >= 0, local[None] + offsets, -1).reshape(hi * k, 256)
+    trans = np.vstack([trans, np.full((1, 256), -1, dtype=np.int64)]).astype(np.int32)
+    accept = np.zeros(total, dtype=bool)
+    accept[np.arange(lo, hi + 1) * k] = True
+    return DFA(trans, accept)
+
+
+def _concat(left: DFA, right: DFA) -> DFA | None:
+    """``left`` then ``right`` as one DFA, or ``None`` where that would need a choice."""
+    n = left.n_states
+    start_row = np.where(right.trans[0] >= 0, right.trans[0] + n, -1)
+    trans = np.vstack([left.trans, np.where(right.trans >= 0, right.trans + n, -1)])
+    accept = np.concatenate([np.zeros(n, dtype=bool), right.accept])
+    finals = np.nonzero(left.accept)[0]
+    rows = trans[finals]
+    if ((rows >= 0) & (start_row[None] >= 0)).any():
+        return None
+    trans[finals] = np.where(rows >= 0, rows, start_row[None])
+    accept[finals] = bool(right.accept[0])
+    return DFA(trans.astype(np.int32), accept)
 
 
 def _closure(nfa: _NFA, states: set[int]) -> frozenset[int]:

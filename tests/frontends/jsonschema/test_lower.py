@@ -154,6 +154,27 @@ CASES: list[tuple[str, Any, list[Any]]] = [
         },
         [{"v": 1}, {"v": 1, "kids": [{"v": 2, "kids": [{"v": 3}]}]}, {"v": 1, "kids": [{}]}],
     ),
+    ("not type", {"not": {"type": ["string", "object"]}}, [1, "a", None, {}, [1], 1.5]),
+    ("not integer", {"type": "number", "not": {"type": "integer"}}, [1, 1.5, 2.0, -0.25]),
+    ("not enum", {"not": {"enum": ["a", 1, None]}}, ["a", "b", 1, 1.0, 2, None, True]),
+    ("not const number", {"type": "number", "not": {"const": 2.5}}, [2.5, 2.50, 2.6, 2]),
+    ("not multipleOf", {"not": {"multipleOf": 3}}, [3, 4, 6.0, 7.5, "a", None]),
+    ("not required", {"not": {"required": ["a"]}}, [{"a": 1}, {"b": 1}, {}, 1, "x"]),
+    ("not pattern", {"not": {"pattern": "^a"}}, ["abc", "bc", 1, None]),
+    ("not not", {"not": {"not": {"type": "integer", "minimum": 2}}}, [1, 2, 3, "a"]),
+    ("not anyOf", {"not": {"anyOf": [{"type": "string"}, {"const": 1}]}}, ["a", 1, 2, None]),
+    (
+        "allOf patternProperties",
+        {
+            "type": "object",
+            "allOf": [
+                {"patternProperties": {"^a": {"type": "integer"}}},
+                {"patternProperties": {"b$": {"minimum": 5}}},
+            ],
+        },
+        [{"ab": 5}, {"ab": 4}, {"a": "s"}, {"b": 1}, {"zb": 9, "ay": 1}],
+    ),
+    ("not {}", {"anyOf": [{"not": {}}, {"type": "null"}]}, [None, 1, "a"]),
     ("true", True, [1, "a", None, {"a": [1, {"b": None}]}, []]),
     ("empty", {}, [1, "a", {"k": []}]),
 ]

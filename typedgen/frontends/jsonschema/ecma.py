@@ -365,9 +365,9 @@ class _Reader:
             raise self.refuse(
                 pos,
                 "regex-anchor",
-                f"a group holding an anchor repeated up to {hi if hi is not None else lo}+ "
-                "times is not supported",
-                "the anchor can hold in at most one iteration: write the repetition out",
+                f"a repeated group holding an anchor is unrolled up to {_MAX_ANCHORED_COPIES} "
+                "times; this repetition needs more",
+                "move the anchor out of the repeated group, or write the repetition out",
             )
         acc = self.unit
         for _ in range(lo):
@@ -381,7 +381,9 @@ class _Reader:
         return _Parts(plain, acc.start, acc.end, acc.both)
 
     def chars(self, expr: Expr) -> _Parts:
-        if isinstance(expr, Alt) and not expr.items:
+        if (isinstance(expr, Alt) and not expr.items) or (
+            isinstance(expr, CharClass) and expr.is_empty()
+        ):
             return _Parts(None, None, None, None)
         return _Parts(_Lang(expr, False), None, None, None)
 
@@ -760,4 +762,12 @@ def pattern_expr(pattern: str, *, origin: Origin | None = None) -> Expr:
         where = origin or _DEFAULT_ORIGIN
         message = f"a JSON Schema pattern must be a string, not {type(pattern).__name__}"
         raise GrammarError(message, code="regex-type", origin=where, hint="quote the pattern")
-    return _Reader(pattern, origin).parse()
+    try:
+        return _Reader(pattern, origin).parse()
+    except RecursionError:
+        raise UnsupportedFeatureError(
+            f"the pattern nests groups too deeply: pattern {_shown(pattern)}",
+            code="regex-nesting",
+            origin=origin or _DEFAULT_ORIGIN,
+            hint="flatten the nested groups",
+        ) from None

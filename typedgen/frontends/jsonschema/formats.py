@@ -30,8 +30,10 @@ left out instead; the deviations are listed below, per format.
 * ``uuid``: 8-4-4-4-12 hexadecimal digits, either case.
 * ``uri``, ``uri-reference`` (RFC 3986): the ABNF exactly, except that IPvFuture literals take
   a lower-case ``v`` only (as the checker does).
-* ``iri``, ``iri-reference`` (RFC 3987): the same grammar with ``ucschar`` and ``iprivate``.
-  No checker is active without rfc3987 or rfc3987-syntax, so the RFC is the only reference.
+* ``iri``, ``iri-reference`` (RFC 3987): the same grammar with ``ucschar`` and ``iprivate``,
+  cut to what jsonschema's checker built on rfc3987-syntax accepts: non-ASCII characters from
+  the BMP only, and IPv6 literals whose ``::`` stands for exactly one group (or is absent), so
+  ``http://[2001:db8::1]`` is rejected.
 * ``json-pointer`` (RFC 6901): exact. ``relative-json-pointer``: the leading integer is ``0``
   or a number whose only zero is a last digit (``10``, ``120``), because the checker refuses any
   digit that follows a ``0`` (``100``); no index manipulation (``0+1``), which it refuses too.
@@ -143,28 +145,41 @@ _MAIL_DOMAIN = _hostname(189)  # 64 + 1 + 189 = 254, the longest mailbox a path 
 
 # -- URIs and IRIs (RFC 3986, RFC 3987) --------------------------------------------------------
 
+_UCSCHAR_BMP = "\\u00a0-\\ud7ff\\uf900-\\ufdcf\\ufdf0-\\uffef"
+_IPRIVATE_BMP = "\\ue000-\\uf8ff"
 _UCSCHAR = (
-    "\\u00a0-\\ud7ff\\uf900-\\ufdcf\\ufdf0-\\uffef"
+    _UCSCHAR_BMP
     + "".join(f"\\U{p:04x}0000-\\U{p:04x}fffd" for p in range(1, 14))
     + "\\U000e1000-\\U000efffd"
 )
-_IPRIVATE = "\\ue000-\\uf8ff\\U000f0000-\\U000ffffd\\U00100000-\\U0010fffd"
+_IPRIVATE = _IPRIVATE_BMP + "\\U000f0000-\\U000ffffd\\U00100000-\\U0010fffd"
+
+
+def _ipv6_one_gap() -> str:
+    """IPv6 literals whose ``::`` stands for one group or is absent (rfc3987-syntax's reading)."""
+    forms = [f"(?:{_H16}:){{6}}{_LS32}"]
+    for before in range(8):
+        head = f"(?:{_H16}:){{{before - 1}}}{_H16}" if before else ""
+        after = 7 - before
+        tail = f"(?:{_H16}:){{{after - 2}}}{_LS32}" if after >= 2 else _H16 * after
+        forms.append(f"{head}::{tail}")
+    return f"(?:{'|'.join(forms)})"
 
 
 def _uri(iri: bool) -> tuple[str, str]:
     """The absolute form and the reference form of RFC 3986 (or, with ``iri``, RFC 3987)."""
-    unreserved = "A-Za-z0-9\\-._~" + (_UCSCHAR if iri else "")
+    unreserved = "A-Za-z0-9\\-._~" + (_UCSCHAR_BMP if iri else "")
     sub_delims = "!$&'()*+,;="
     pct = "%[0-9A-Fa-f]{2}"
     pchar = f"(?:[{unreserved}{sub_delims}:@]|{pct})"
     userinfo = f"(?:[{unreserved}{sub_delims}:]|{pct})*"
     reg_name = f"(?:[{unreserved}{sub_delims}]|{pct})*"
     ip_future = f"v[0-9A-Fa-f]+\\.[A-Za-z0-9\\-._~{sub_delims}:]+"
-    host = f"(?:\\[(?:{_IPV6}|{ip_future})\\]|{reg_name})"
+    host = f"(?:\\[(?:{_ipv6_one_gap() if iri else _IPV6}|{ip_future})\\]|{reg_name})"
     authority = f"(?:{userinfo}@)?{host}(?::[0-9]*)?"
     segments = f"(?:/{pchar}*)*"
     absolute = f"/(?:{pchar}+{segments})?"
-    query = f"(?:{pchar}|[/?{_IPRIVATE if iri else ''}])*"
+    query = f"(?:{pchar}|[/?{_IPRIVATE_BMP if iri else ''}])*"
     fragment = f"(?:{pchar}|[/?])*"
     tail = f"(?:\\?{query})?(?:#{fragment})?"
     scheme = "[A-Za-z][A-Za-z0-9+\\-.]*"

@@ -11,10 +11,12 @@ costs nothing. What cannot be enforced exactly is refused in strict mode and, wi
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
 import re
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -26,7 +28,7 @@ from typedgen.errors import (
     UnsupportedFeatureError,
     UnsupportedSchemaError,
 )
-from typedgen.frontends.jsonschema import ecma, formats, numbers
+from typedgen.frontends.jsonschema import ecma, formats, negation, numbers
 from typedgen.frontends.jsonschema.charmatch import char_matches
 from typedgen.frontends.jsonschema.layout import Whitespace, WhitespaceSpec, whitespace_of
 from typedgen.frontends.jsonschema.merge import (
@@ -37,6 +39,7 @@ from typedgen.frontends.jsonschema.merge import (
     value_key,
     value_types,
 )
+from typedgen.frontends.jsonschema.negation import NEVER, Unsupported, apply_not
 from typedgen.frontends.jsonschema.resolve import Resolver
 from typedgen.frontends.jsonschema.strings import ANY_CHAR, encode, encode_text, length_expr
 from typedgen.ir.grammar import DeferredCheck, Grammar, Lexing, Rule, rule_with
@@ -418,8 +421,11 @@ class _Lowering:
             self.unknown(keyword, path)
         for keyword, value in schema.get("_refused", []):
             self.refuse(keyword, path, f"{value} cannot be enforced exactly", "drop it")
+        if "_not" in schema:
+            schema = self.negate(schema, path)
+            if schema.get(NEVER):
+                return _VOID
         for name in (
-            "not",
             "if",
             "contains",
             "dependentRequired",
@@ -440,6 +446,54 @@ class _Lowering:
         if schema.get("_anyOfs") or schema.get("_oneOfs"):
             return self.branches(schema, path)
         return self.typed(schema, path)
+
+    def negate(self, schema: dict[str, Any], path: str) -> dict[str, Any]:
+        out = {k: v for k, v in schema.items() if k != "_not"}
+        pending = [(n, f"{path}/not") for n in schema["_not"]]
+        while pending:
+            negated, sub_path = pending.pop()
+            flat = self.flatten(negated, sub_path) if isinstance(negated, dict) else negated
+            if isinstance(flat, dict):
+                keys = {k for k in flat if k not in ANNOTATIONS and k != "_other"}
+                if keys == {"_not"} and len(flat["_not"]) == 1:  # not not A == A
+                    inner = self.atoms(flat["_not"][0], f"{sub_path}/not", ())
+                    if any(a is False for a in inner):
+                        out[NEVER] = True
+                        continue
+                    out = merge([out, *inner], sub_path)
+                    pending.extend((n, f"{sub_path}/not/not") for n in out.pop("_not", []))
+                    continue
+                if keys == {"_anyOfs"} and len(flat["_anyOfs"]) == 1:  # not (A or B)
+                    pending.extend(
+                        (b, f"{sub_path}/anyOf/{i}") for i, b in enumerate(flat["_anyOfs"][0])
+                    )
+                    continue
+            try:
+                apply_not(out, flat)
+            except Unsupported as exc:
+                self.refuse(
+                    "not",
+                    sub_path,
+                    f"{exc} is not enforced by the grammar",
+                    "negate a type, an enum/const, one required property or an integer"
+                    " multipleOf; or pass strict=False",
+                )
+            else:
+                self.note(sub_path, "not", "grammar", "folded into the schema as exclusions")
+        self.keep.append(out)
+        return out
+
+    def excluded(self, value: Any, schema: dict[str, Any]) -> bool:
+        """Whether a ``not`` excludes this enum value."""
+        if value_key(value) in {value_key(v) for v in schema.get("_xvalues", [])}:
+            return True
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            if schema.get("_xinteger") and float(value).is_integer():
+                return True
+            for k in schema.get("_xmultiples", []):
+                if float(value).is_integer() and int(value) % k == 0:
+                    return True
+        return False
 
     def branches(self, schema: dict[str, Any], path: str) -> Expr:
         rest = {k: v for k, v in schema.items() if k not in ("_anyOfs", "_oneOfs")}
@@ -535,10 +589,15 @@ class _Lowering:
         if "enum" in schema:
             return self.enum(schema, types, path)
         alts: list[Expr] = []
-        if "null" in types:
+        if "null" in types and not self.excluded(None, schema):
             alts.append(Lit(b"null"))
         if "boolean" in types:
-            alts.append(self.terminal(path, Alt((Lit(b"true"), Lit(b"false"))), "bool"))
+            flags = [
+                Lit(t)
+                for t, v in ((b"true", True), (b"false", False))
+                if not self.excluded(v, schema)
+            ]
+            alts.append(self.terminal(path, Alt(tuple(flags)), "bool"))
         if "number" in types:
             alts.append(self.number(schema, path, integer=False))
         elif "integer" in types:
@@ -565,7 +624,7 @@ class _Lowering:
         seen: set[str] = set()
         for value in values:
             key = value_key(value)
-            if key in seen or not (value_types(value) & types):
+            if key in seen or not (value_types(value) & types) or self.excluded(value, schema):
                 continue
             seen.add(key)
             if isinstance(value, dict | list):
@@ -711,9 +770,22 @@ class _Lowering:
                 self.note(path, "format", "grammar", fmt)
             elif fmt in _NUMBER_FORMATS or fmt in _INT_FORMATS:
                 self.note(path, "format", "ignored", f"{fmt} does not restrict JSON numbers")
-        return self.terminal(
-            path, self.number_body(schema, path, integer=integer), "int" if integer else "num"
+        body = self.number_body(schema, path, integer=integer)
+        drop: list[Expr] = []
+        if schema.get("_xinteger"):
+            drop.append(negation.unexponented_integers())
+        drop.extend(
+            self.attempt(
+                "not", path, functools.partial(numbers.number_multiple_of, k, None, None), _VOID
+            )
+            for k in schema.get("_xmultiples", [])
         )
+        values = negation.excluded_numbers(schema.get("_xvalues", []), integer)
+        if values is not None:
+            drop.append(values)
+        if drop:
+            body = Intersect((body, negation.unexponented(), Complement(Alt(tuple(drop)))))
+        return self.terminal(path, body, "int" if integer else "num")
 
     # -- strings -----------------------------------------------------------------------------
 
@@ -725,6 +797,17 @@ class _Lowering:
         hi = _count(schema, "maxLength", path)
         if lo is not None or hi is not None:
             parts.append(length_expr(lo or 0, hi, origin=origin))
+        parts.extend(
+            Complement(
+                self.attempt(
+                    "not",
+                    path,
+                    functools.partial(ecma.pattern_expr, pattern, origin=origin),
+                    Alt(()),
+                )
+            )
+            for pattern in schema.get("_xpatterns", [])
+        )
         for pattern in schema.get("_patterns", []):
             if not isinstance(pattern, str):
                 raise SchemaError(
@@ -771,7 +854,11 @@ class _Lowering:
                     f"supported formats: {', '.join(sorted(formats.FORMATS))}; or pass"
                     " strict=False to check it after decoding",
                 )
-        body = encode(self.string_chars(schema, path))
+        chars = self.string_chars(schema, path)
+        strings = [Lit.text(v) for v in schema.get("_xvalues", []) if isinstance(v, str)]
+        if strings:
+            chars = Intersect((chars, Complement(Alt(tuple(strings)))))
+        body = encode(chars)
         return self.terminal(path, Seq((Lit(b'"'), body, Lit(b'"'))), "str")
 
     # -- arrays ------------------------------------------------------------------------------
@@ -895,6 +982,11 @@ class _Lowering:
         declared = schema.get("properties", {})
         for name in required:
             props.setdefault(name, None)
+        for name in schema.get("_forbid", []):
+            if name in required:
+                return _VOID
+            props[name] = False
+            declared = {**declared, name: False}
         named: list[tuple[str, Expr, bool]] = []
         for name, sub in props.items():
             sub_path = f"{path}/properties/{name.replace('~', '~0').replace('/', '~1')}"
@@ -1129,6 +1221,8 @@ def lower_schema(
                 code="schema-malformed",
             ) from None
     mode: Mode = "explain" if explain else ("strict" if strict else "relaxed")
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20_000))
     lowering = _Lowering(
         schema,
         mode=mode,
@@ -1139,8 +1233,20 @@ def lower_schema(
     )
     try:
         grammar = lowering.run()
+    except RecursionError:
+        if not explain:
+            raise SchemaError(
+                "the schema nests too deeply to lower",
+                keyword="$ref",
+                path="#",
+                code="schema-too-deep",
+                hint="flatten the nesting or give deep parts a $ref of their own",
+            ) from None
+        grammar = None
     except SchemaError:
         if not explain:
             raise
         grammar = None
+    finally:
+        sys.setrecursionlimit(limit)
     return Lowered(grammar, lowering.verdicts)

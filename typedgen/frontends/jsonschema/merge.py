@@ -128,16 +128,20 @@ def _all_of(a: Any, b: Any) -> Any:
 
 
 def _side(schema: Mapping[str, Any], key: str, path: str) -> Any:
+    """What one allOf branch asks of property ``key`` (its patterns are applied later)."""
     if key in schema.get("properties", {}):
         return schema["properties"][key]
+    extra = schema.get("additionalProperties", True)
     if schema.get("patternProperties"):
+        if extra is True:
+            return True  # the branch's patterns stay in the merged schema and apply by name
         raise UnsupportedSchemaError(
-            f"allOf combines properties with patternProperties of another branch ({key!r})",
+            f"allOf combines properties with closed patternProperties of another branch ({key!r})",
             keyword="allOf",
             path=path,
             hint="move the patternProperties into the branch that names the properties",
         )
-    return schema.get("additionalProperties", True)
+    return extra
 
 
 def _merge_objects(out: dict[str, Any], nxt: Mapping[str, Any], path: str) -> None:
@@ -154,25 +158,26 @@ def _merge_objects(out: dict[str, Any], nxt: Mapping[str, Any], path: str) -> No
         if key not in props:
             props[key] = _all_of(_side(out, key, path), _side(nxt, key, path))
     pats_a, pats_b = out.get("patternProperties"), nxt.get("patternProperties")
-    if pats_a and pats_b:
-        raise UnsupportedSchemaError(
-            "allOf branches both have patternProperties",
-            keyword="allOf",
-            path=path,
-            hint="merge the patternProperties into one branch",
-        )
-    pats = pats_a or pats_b
-    if pats and (out if pats_b else nxt).get("additionalProperties", True) is not True:
+    open_a = out.get("additionalProperties", True) is True
+    open_b = nxt.get("additionalProperties", True) is True
+    if (
+        (pats_a and not open_b)
+        or (pats_b and not open_a)
+        or (pats_a and pats_b and not (open_a and open_b))
+    ):
         raise UnsupportedSchemaError(
             "allOf combines patternProperties with additionalProperties of another branch",
             keyword="allOf",
             path=path,
             hint="put both in the same branch",
         )
+    union = dict(pats_a or {})
+    for pattern, sub in (pats_b or {}).items():
+        union[pattern] = _all_of(union[pattern], sub) if pattern in union else sub
     extra = _all_of(out.get("additionalProperties", True), nxt.get("additionalProperties", True))
     out["properties"] = props
-    if pats:
-        out["patternProperties"] = pats
+    if union:
+        out["patternProperties"] = union
     out["additionalProperties"] = extra
 
 

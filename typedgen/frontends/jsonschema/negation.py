@@ -1,0 +1,126 @@
+"""``not``: the negations a grammar can state exactly, as exclusions on the merged schema.
+
+A keyword that only constrains one type is satisfied by every instance of the other types, so
+its negation also fixes the type: ``not {"multipleOf": 8}`` means "a number that is not a
+multiple of 8", ``not {"required": ["a"]}`` "an object without ``a``". The supported forms:
+
+- ``not {}`` / ``not true``: nothing is valid; ``not false``: no constraint;
+- ``not {"type": ...}``: those types removed;
+- ``not {"enum": [...]}`` / ``not {"const": ...}``: scalar values removed (every spelling of a
+  number: bounded or excluded numbers are written without exponent);
+- ``not {"required": [name]}``: an object without that property;
+- ``not {"multipleOf": k}``: a number that is not a multiple of the integer ``k``;
+- ``not {"pattern": p}``: a string that ``p`` does not match;
+- ``not {"anyOf": [A, B, ...]}``: each of ``not A``, ``not B``...; ``not {"not": A}``: ``A``
+  (both unfolded by the caller, which can merge schemas).
+
+The merged schema records them under ``_xtypes``, ``_xvalues``, ``_xmultiples`` and ``_forbid``.
+Anything else raises :class:`Unsupported` for the caller to refuse by name.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Any
+
+from typedgen.frontends.jsonschema.merge import ANNOTATIONS, JSON_TYPES, type_set
+from typedgen.frontends.regex import regex_to_expr
+from typedgen.ir.nodes import Alt, Complement, Expr, Intersect
+
+__all__ = [
+    "NEVER",
+    "Unsupported",
+    "apply_not",
+    "excluded_numbers",
+    "unexponented",
+    "unexponented_integers",
+]
+
+NEVER = "_never"
+"""Set on a merged schema that no instance can satisfy."""
+
+_NUMERIC = {"integer", "number"}
+
+
+class Unsupported(Exception):
+    """A negation the grammar cannot state; the message says which form."""
+
+
+def _restrict(out: dict[str, Any], types: set[str]) -> None:
+    allowed = type_set(out) & types
+    out["type"] = sorted(allowed)
+
+
+def apply_not(out: dict[str, Any], negated: Any) -> None:
+    """Fold ``not negated`` (a merged schema or a bool) into ``out``."""
+    if negated is False:
+        return
+    if negated is True:
+        out[NEVER] = True
+        return
+    keys = {k for k in negated if k not in ANNOTATIONS and k != "_other"}
+    if not keys:
+        out[NEVER] = True
+    elif keys == {"type"}:
+        excluded = type_set({"type": negated["type"]})
+        out["type"] = (
+            sorted(set(JSON_TYPES) - excluded)
+            if "type" not in out
+            else sorted(type_set(out) - excluded)
+        )
+        if "integer" in excluded and "number" not in excluded:
+            out["type"] = sorted(type_set(out) - {"integer"} | {"number"} & type_set(out))
+            out["_xinteger"] = True
+    elif keys == {"enum"}:
+        for value in negated["enum"]:
+            if isinstance(value, dict | list):
+                raise Unsupported("not with object or array values")
+        out.setdefault("_xvalues", []).extend(negated["enum"])
+    elif keys == {"required"} and len(negated["required"]) == 1:
+        _restrict(out, {"object"})
+        out.setdefault("_forbid", []).append(negated["required"][0])
+    elif keys == {"_patterns"}:
+        _restrict(out, {"string"})
+        out.setdefault("_xpatterns", []).extend(negated["_patterns"])
+    elif keys == {"_multipleOf"} and isinstance(negated["_multipleOf"], int):
+        _restrict(out, _NUMERIC)
+        out.setdefault("_xmultiples", []).append(negated["_multipleOf"])
+    else:
+        raise Unsupported(f"not with {', '.join(sorted(k.lstrip('_') for k in keys))}")
+
+
+def unexponented() -> Expr:
+    """JSON numbers without exponent and without a negative zero: one spelling per value
+    up to trailing fraction zeros."""
+    return Intersect(
+        (
+            regex_to_expr(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?"),
+            Complement(regex_to_expr(r"-0(\.0+)?")),
+        )
+    )
+
+
+def unexponented_integers() -> Expr:
+    """Every spelling without exponent of an integral value."""
+    return regex_to_expr(r"-?(0|[1-9][0-9]*)(\.0+)?")
+
+
+def _spellings(value: int | float) -> str:
+    dec = Decimal(str(value))
+    if dec == dec.to_integral_value():
+        return re.escape(str(int(dec))) + r"(\.0+)?"
+    text = format(dec.normalize(), "f")
+    return re.escape(text) + "0*"
+
+
+def excluded_numbers(values: list[Any], integer_texts: bool) -> Expr | None:
+    """Every spelling (without exponent) of the numeric ``values``; ``None`` when there are none."""
+    numbers = [v for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
+    if not numbers:
+        return None
+    if integer_texts:
+        numbers = [v for v in numbers if float(v).is_integer()]
+        if not numbers:
+            return None
+    return Alt(tuple(regex_to_expr(_spellings(v)) for v in numbers))
