@@ -121,6 +121,10 @@ class XGrammarAdapter(Adapter):
             grammar = xgr.Grammar.from_ebnf(text or "")
         elif fmt == "lark":
             grammar = xgr.Grammar.from_lark(text or "")
+        elif fmt == "json_schema":
+            grammar = xgr.Grammar.from_json_schema(
+                text or "{}", any_whitespace=False, separators=(",", ":")
+            )
         else:
             raise ValueError(f"xgrammar: unsupported format {fmt}")
         return self.compiler.compile_grammar(grammar)

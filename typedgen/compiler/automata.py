@@ -8,6 +8,7 @@ taken within valid UTF-8 text). A state budget stops pathological expressions wi
 from __future__ import annotations
 
 import itertools
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -27,6 +28,7 @@ from typedgen.ir.nodes import (
     Ref,
     Repeat,
     Seq,
+    walk,
 )
 from typedgen.ir.origin import Origin
 
@@ -505,5 +507,27 @@ def expr_to_dfa(
     budget: int = DEFAULT_STATE_BUDGET,
     origin: Origin | None = None,
 ) -> DFA:
-    """The minimal DFA of a regular IR expression; ``resolve`` supplies referenced terminals."""
+    """The minimal DFA of a regular IR expression; ``resolve`` supplies referenced terminals.
+
+    DFAs of expressions without references are memoised per process (they depend on nothing
+    else): the lowering asks for the same terminal more than once, and formats and patterns
+    recur across grammars.
+    """
+    if not any(isinstance(node, Ref) for node in walk(expr)):
+        key = (expr, budget)
+        hit = _DFA_CACHE.get(key)
+        if hit is not None:
+            _DFA_CACHE.move_to_end(key)
+            return hit
+        dfa = _Builder(resolve, budget, origin).build(expr)
+        if dfa.n_states <= _DFA_CACHE_MAX_STATES:  # at most 1 MiB of table per entry
+            _DFA_CACHE[key] = dfa
+            if len(_DFA_CACHE) > _DFA_CACHE_SIZE:
+                _DFA_CACHE.popitem(last=False)
+        return dfa
     return _Builder(resolve, budget, origin).build(expr)
+
+
+_DFA_CACHE: OrderedDict[tuple[Expr, int], DFA] = OrderedDict()
+_DFA_CACHE_SIZE = 256
+_DFA_CACHE_MAX_STATES = 1024
