@@ -17,7 +17,7 @@ import json
 import math
 import re
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
@@ -417,6 +417,8 @@ class _Lowering:
     def lower_merged(self, schema: dict[str, Any] | bool, path: str) -> Expr:
         if isinstance(schema, bool):
             return self.value(schema, path)
+        if schema.get(NEVER):
+            return _VOID
         for keyword in schema.get("_other", []):
             self.unknown(keyword, path)
         for keyword, value in schema.get("_refused", []):
@@ -425,13 +427,7 @@ class _Lowering:
             schema = self.negate(schema, path)
             if schema.get(NEVER):
                 return _VOID
-        for name in (
-            "if",
-            "contains",
-            "dependentRequired",
-            "dependentSchemas",
-            "dependencies",
-        ):
+        for name in ("contains",):
             if f"_{name}" in schema:
                 self.refuse(
                     name,
@@ -452,6 +448,11 @@ class _Lowering:
         pending = [(n, f"{path}/not") for n in schema["_not"]]
         while pending:
             negated, sub_path = pending.pop()
+            spread = self.de_morgan(out, negated)
+            if spread is not None:
+                out = spread
+                self.note(sub_path, "not", "grammar", "spread over its keywords (De Morgan)")
+                continue
             flat = self.flatten(negated, sub_path) if isinstance(negated, dict) else negated
             if isinstance(flat, dict):
                 keys = {k for k in flat if k not in ANNOTATIONS and k != "_other"}
@@ -482,6 +483,49 @@ class _Lowering:
                 self.note(sub_path, "not", "grammar", "folded into the schema as exclusions")
         self.keep.append(out)
         return out
+
+    def de_morgan(self, out: dict[str, Any], negated: Any) -> dict[str, Any] | None:
+        """``not`` of a plain schema with several constraints: an anyOf of single negations.
+
+        ``not {"properties": {"p": P}}`` becomes "an object with ``p`` whose value is not P".
+        Returns the new schema, or ``None`` where :func:`apply_not` takes over.
+        """
+        if not isinstance(negated, dict) or {
+            "$ref",
+            "allOf",
+            "anyOf",
+            "oneOf",
+            "not",
+            "if",
+            "enum",
+            "const",
+        } & set(negated):
+            return None
+        if not negation.negatable(negated):
+            return None
+        keys = [k for k in negated if k not in ANNOTATIONS and not k.startswith("_")]
+        singles: list[Any] = []
+        if len(keys) > 1:
+            singles = [{"not": {k: negated[k]}} for k in keys]
+        elif keys == ["required"] and len(negated["required"]) > 1:
+            singles = [{"not": {"required": [name]}} for name in negated["required"]]
+        elif keys == ["properties"] and isinstance(negated["properties"], dict):
+            props = negated["properties"]
+            if len(props) > 1:
+                singles = [{"not": {"properties": {k: v}}} for k, v in props.items()]
+            elif len(props) == 1:
+                ((name, sub),) = props.items()
+                extra = {"type": ["object"], "required": [name], "properties": {name: {"not": sub}}}
+                merged = merge([out, extra], "#")
+                self.keep.append(merged)
+                return merged
+            else:
+                return {**out, NEVER: True}
+        if not singles:
+            return None
+        spread = {**out, "_anyOfs": [*out.get("_anyOfs", []), singles]}
+        self.keep.append(spread)
+        return spread
 
     def excluded(self, value: Any, schema: dict[str, Any]) -> bool:
         """Whether a ``not`` excludes this enum value."""
@@ -536,7 +580,7 @@ class _Lowering:
             self.keep.append(branch)
             merged_branches.append(branch)
         if keyword == "oneOf":
-            self.check_disjoint(merged_branches, path)
+            merged_branches = self.exactly_one(merged_branches, options, path)
         else:
             self.note(path, "anyOf", "grammar", "alternation")
         for i, lowered in enumerate(merged_branches):
@@ -544,22 +588,53 @@ class _Lowering:
                 alts.append(self.lower_merged(lowered, f"{path}/{keyword}/{i}"))
         return simplify(Alt(tuple(alts), origin=self.origin(path)))
 
-    def check_disjoint(self, branches: Sequence[dict[str, Any] | bool], path: str) -> None:
+    def exactly_one(
+        self, branches: list[dict[str, Any] | bool], options: list[Any], path: str
+    ) -> list[dict[str, Any] | bool]:
+        """oneOf's branches, each made to exclude the others where they may overlap."""
         live = [b for b in branches if isinstance(b, dict)]
-        for a, b in itertools.combinations(live, 2):
-            if not _disjoint(a, b):
+        if all(_disjoint(a, b) for a, b in itertools.combinations(live, 2)):
+            self.note(path, "oneOf", "grammar", "branches are disjoint")
+            return branches
+        rewritten: list[dict[str, Any] | bool] = []
+        for i, branch in enumerate(branches):
+            if not isinstance(branch, dict):
+                rewritten.append(branch)
+                continue
+            others = [o for j, o in enumerate(options) if j != i and branches[j] is not False]
+            exclusive = self.probe_negations(branch, others, f"{path}/oneOf/{i}")
+            if exclusive is None:
                 self.refuse(
                     "oneOf",
                     path,
-                    "its branches may overlap, so exactly-one cannot be enforced",
+                    "its branches may overlap and the others cannot be excluded exactly",
                     "make the branches disjoint (a const/enum discriminator property, or"
                     " distinct types), use anyOf, or pass strict=False",
                 )
-                return
-        self.note(path, "oneOf", "grammar", "branches are disjoint")
+                return branches
+            rewritten.append(exclusive)
+        self.note(path, "oneOf", "grammar", "each branch excludes the others")
+        return rewritten
+
+    def probe_negations(
+        self, branch: dict[str, Any], others: list[Any], path: str
+    ) -> dict[str, Any] | None:
+        """``branch`` and not any of ``others``, or ``None`` if a negation is not exact."""
+        mode, n_verdicts, n_deferred = self.mode, len(self.verdicts), len(self.deferred)
+        self.mode = "strict"
+        try:
+            return self.negate({**branch, "_not": [*branch.get("_not", []), *others]}, path)
+        except UnsupportedSchemaError:
+            return None
+        finally:
+            self.mode = mode
+            del self.verdicts[n_verdicts:]
+            del self.deferred[n_deferred:]
 
     def unknown(self, keyword: str, path: str) -> None:
         refused = {
+            "$dynamicRef",
+            "$recursiveRef",
             "unevaluatedProperties",
             "unevaluatedItems",
             "propertyDependencies",
@@ -795,6 +870,8 @@ class _Lowering:
         parts: list[Expr] = []
         lo = _count(schema, "minLength", path)
         hi = _count(schema, "maxLength", path)
+        if hi is not None and (lo or 0) > hi:
+            return _VOID
         if lo is not None or hi is not None:
             parts.append(length_expr(lo or 0, hi, origin=origin))
         parts.extend(
@@ -878,6 +955,8 @@ class _Lowering:
         items = schema.get("items", True)
         lo = _count(schema, "minItems", path) or 0
         hi = _count(schema, "maxItems", path)
+        if hi is not None and lo > hi:
+            return _VOID
         for keyword in ("prefixItems", "items", "minItems", "maxItems"):
             if keyword in schema:
                 self.note(path, keyword, "grammar")
@@ -1070,6 +1149,8 @@ class _Lowering:
     ) -> Expr:
         lo = _count(schema, "minProperties", path) or 0
         hi = _count(schema, "maxProperties", path)
+        if hi is not None and lo > hi:
+            return _VOID
         n = len(named)
         has_extra = extra != _VOID
         if lo > n and has_extra:

@@ -48,7 +48,8 @@ ANNOTATIONS = frozenset(
 )
 """Keywords that never constrain the text (``contentEncoding`` is an annotation in 2020-12)."""
 
-_REFUSED_LISTS = ("not", "if", "contains", "dependentRequired", "dependentSchemas", "dependencies")
+_REFUSED_LISTS = ("not", "contains")
+_NON_OBJECT = ["null", "boolean", "number", "string", "array"]
 
 
 def value_key(value: Any) -> str:
@@ -257,7 +258,26 @@ def _multiple(out: dict[str, Any], value: Any, _keyword: str, _path: str) -> Non
     out["_multipleOf"] = combined
 
 
+def _dependency_group(name: str, then: Any) -> list[Any]:
+    """``if name is present then ...`` as an anyOf group (non-objects pass vacuously)."""
+    present: Any = (
+        {"required": [name, *then]}
+        if isinstance(then, list)
+        else {"allOf": [{"required": [name]}, then]}
+    )
+    return [{"type": _NON_OBJECT}, {"not": {"required": [name]}}, present]
+
+
+def _dependent(out: dict[str, Any], value: Any, _keyword: str, _path: str) -> None:
+    if isinstance(value, dict):
+        groups = out.setdefault("_anyOfs", [])
+        groups.extend(_dependency_group(name, then) for name, then in value.items())
+
+
 _STEPS: dict[str, _Step] = {
+    "dependentRequired": _dependent,
+    "dependentSchemas": _dependent,
+    "dependencies": _dependent,
     **dict.fromkeys(
         (
             "minimum",
@@ -294,6 +314,15 @@ def merge(atoms: list[Mapping[str, Any]], path: str) -> dict[str, Any]:
     """One schema equivalent to all ``atoms`` (dict schemas without ``allOf`` or ``$ref``)."""
     out: dict[str, Any] = {}
     for atom in atoms:
+        if "if" in atom:  # if/then/else: (if and then) or (not if and else)
+            cond = atom["if"]
+            out.setdefault("_anyOfs", []).append(
+                [
+                    {"allOf": [cond, atom.get("then", True)]},
+                    {"allOf": [{"not": cond}, atom.get("else", True)]},
+                ]
+            )
+            atom = {k: v for k, v in atom.items() if k not in ("if", "then", "else")}
         _merge_objects(out, atom, path)
         _merge_arrays(out, atom)
         for keyword, value in atom.items():

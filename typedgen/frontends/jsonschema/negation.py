@@ -33,6 +33,7 @@ __all__ = [
     "Unsupported",
     "apply_not",
     "excluded_numbers",
+    "negatable",
     "unexponented",
     "unexponented_integers",
 ]
@@ -80,6 +81,19 @@ def apply_not(out: dict[str, Any], negated: Any) -> None:
     elif keys == {"required"} and len(negated["required"]) == 1:
         _restrict(out, {"object"})
         out.setdefault("_forbid", []).append(negated["required"][0])
+    elif len(keys) == 1 and next(iter(keys)) in _BOUND_NEGATIONS:
+        keyword = next(iter(keys))
+        flipped, kind, shift = _BOUND_NEGATIONS[keyword]
+        bound = negated[keyword]
+        if kind in ("string", "array", "object"):
+            if flipped.startswith("max") and bound + shift < 0:
+                out[NEVER] = True
+                return
+            _restrict(out, {kind})
+            _tighten(out, flipped, bound + shift)
+        else:
+            _restrict(out, _NUMERIC)
+            _tighten(out, flipped, bound)
     elif keys == {"_patterns"}:
         _restrict(out, {"string"})
         out.setdefault("_xpatterns", []).extend(negated["_patterns"])
@@ -88,6 +102,56 @@ def apply_not(out: dict[str, Any], negated: Any) -> None:
         out.setdefault("_xmultiples", []).append(negated["_multipleOf"])
     else:
         raise Unsupported(f"not with {', '.join(sorted(k.lstrip('_') for k in keys))}")
+
+
+_BOUND_NEGATIONS: dict[str, tuple[str, str, int]] = {
+    "minimum": ("exclusiveMaximum", "number", 0),
+    "maximum": ("exclusiveMinimum", "number", 0),
+    "exclusiveMinimum": ("maximum", "number", 0),
+    "exclusiveMaximum": ("minimum", "number", 0),
+    "minLength": ("maxLength", "string", -1),
+    "maxLength": ("minLength", "string", 1),
+    "minItems": ("maxItems", "array", -1),
+    "maxItems": ("minItems", "array", 1),
+    "minProperties": ("maxProperties", "object", -1),
+    "maxProperties": ("minProperties", "object", 1),
+}
+"""``not {keyword: n}``: the opposite bound, on the keyword's own type."""
+
+
+def _tighten(out: dict[str, Any], keyword: str, value: Any) -> None:
+    if keyword not in out:
+        out[keyword] = value
+        return
+    lower = keyword.startswith(("min", "exclusiveMin"))
+    out[keyword] = max(out[keyword], value) if lower else min(out[keyword], value)
+
+
+_NEGATABLE = frozenset({"type", "required", "pattern", *_BOUND_NEGATIONS})
+
+
+def negatable(schema: Any) -> bool:
+    """Whether ``not schema`` can be stated exactly (a conservative check on the raw schema)."""
+    if isinstance(schema, bool):
+        return True
+    if not isinstance(schema, dict) or {"$ref", "allOf", "anyOf", "oneOf", "if"} & set(schema):
+        return False
+    for key, value in schema.items():
+        if key in ANNOTATIONS or key in _NEGATABLE or key == "not":
+            continue
+        if key in ("enum", "const"):
+            values = value if key == "enum" else [value]
+            if not isinstance(values, list) or any(isinstance(v, dict | list) for v in values):
+                return False
+        elif key == "multipleOf":
+            if not isinstance(value, int) or isinstance(value, bool):
+                return False
+        elif key == "properties":
+            if not isinstance(value, dict) or not all(negatable(v) for v in value.values()):
+                return False
+        else:
+            return False
+    return True
 
 
 def unexponented() -> Expr:
