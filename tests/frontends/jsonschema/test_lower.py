@@ -220,6 +220,23 @@ CASES: list[tuple[str, Any, list[Any]]] = [
     ),
     ("not property", {"not": {"properties": {"p": {"const": 1}}}}, [{"p": 1}, {"p": 2}, {}, 5]),
     ("not bounds", {"not": {"maxLength": 2}}, ["ab", "abc", 1, None]),
+    ("contains", {"contains": {"const": 1}}, [[1], [2, 1], [2], [], "s"]),
+    (
+        "minContains",
+        {"type": "array", "contains": {"type": "integer"}, "minContains": 2, "maxItems": 3},
+        [[1, 2], [1, "a", 2], [1, "a"], [1, 2, 3, 4], []],
+    ),
+    (
+        "maxContains",
+        {"type": "array", "contains": {"type": "integer"}, "maxContains": 1, "items": {}},
+        [[1], [1, "a"], [1, 2], ["a"], []],
+    ),
+    ("minContains 0", {"type": "array", "contains": {"const": 1}, "minContains": 0}, [[], [2]]),
+    (
+        "maxContains 0",
+        {"type": "array", "contains": {"const": 1}, "minContains": 0, "maxContains": 0},
+        [[], [2], [1], [2, 1]],
+    ),
     ("not {}", {"anyOf": [{"not": {}}, {"type": "null"}]}, [None, 1, "a"]),
     ("true", True, [1, "a", None, {"a": [1, {"b": None}]}, []]),
     ("empty", {}, [1, "a", {"k": []}]),

@@ -427,15 +427,6 @@ class _Lowering:
             schema = self.negate(schema, path)
             if schema.get(NEVER):
                 return _VOID
-        for name in ("contains",):
-            if f"_{name}" in schema:
-                self.refuse(
-                    name,
-                    path,
-                    "is not enforced by the grammar",
-                    "restate the constraint with properties / anyOf / enum, or pass"
-                    " strict=False to check it after decoding",
-                )
         for keyword in ("then", "else", "minContains", "maxContains"):
             if keyword in schema and "_if" not in schema and "_contains" not in schema:
                 self.note(path, keyword, "ignored", "has no effect without if / contains")
@@ -951,6 +942,8 @@ class _Lowering:
                     "distinct items cannot be enforced by a context-free grammar",
                     "drop uniqueItems, or pass strict=False to check it after decoding",
                 )
+        if schema.get("_contains"):
+            return self.array_contains(schema, path)
         prefix = schema.get("prefixItems", [])
         items = schema.get("items", True)
         lo = _count(schema, "minItems", path) or 0
@@ -986,6 +979,77 @@ class _Lowering:
         alts: list[Expr] = [Seq((Lit(b"["), self.ws, content, self.ws, Lit(b"]")))]
         if lo == 0:
             alts.append(Seq((Lit(b"["), self.ws, Lit(b"]"))))
+        return simplify(Alt(tuple(alts), origin=self.origin(path)))
+
+    def array_contains(self, schema: dict[str, Any], path: str) -> Expr:
+        """Arrays with ``contains``: element by element, counting the matches.
+
+        A match is an element valid against ``items`` and ``contains``; with ``maxContains`` the
+        other elements must not match (their ``not`` must be exact), without it any element may
+        stand in for a non-match, which only makes the count of matches a lower bound.
+        """
+        sub_path = f"{path}/contains"
+        contains = schema["_contains"]
+        lo = _count(schema, "minItems", path) or 0
+        hi = _count(schema, "maxItems", path)
+        least = _count(schema, "minContains", path)
+        most = _count(schema, "maxContains", path)
+        least = 1 if least is None else least
+        if len(contains) > 1 or schema.get("prefixItems"):
+            self.refuse(
+                "contains",
+                sub_path,
+                "several contains, or contains with prefixItems, are not enforced",
+                "use one contains without prefixItems, or pass strict=False",
+            )
+            return self.array({k: v for k, v in schema.items() if k != "_contains"}, path)
+        items = schema.get("items", True)
+        cap_i = hi if hi is not None else max(lo, 1)
+        cap_j = most if most is not None else least
+        if (hi is not None and lo > hi) or (most is not None and least > most):
+            return _VOID
+        if (cap_i + 1) * (cap_j + 2) > _MAX_COUNT * _MAX_COUNT:
+            self.refuse("contains", sub_path, "counts too large to track", "lower the bounds")
+            return self.array({k: v for k, v in schema.items() if k != "_contains"}, path)
+        self.note(sub_path, "contains", "grammar", "matches counted element by element")
+        match = self.value({"allOf": [items, contains[0]]}, sub_path)
+        if most is not None:
+            other = self.value({"allOf": [items, {"not": contains[0]}]}, sub_path)
+        else:
+            other = self.value(items, f"{path}/items")
+        base = self.name_for(f"{path}/contains")
+        names: dict[tuple[int, int], str] = {}
+
+        def rest(i: int, j: int) -> Expr:
+            """What may follow ``i`` elements (capped) of which ``j`` (capped) matched."""
+            i = min(i, cap_i)
+            if most is None:
+                j = min(j, cap_j)
+            key = (i, j)
+            if key in names:
+                return Ref(names[key], origin=self.origin(path))
+            name = f"{base}_{i}_{j}"
+            names[key] = name
+            self.rules[name] = Rule(name, _VOID, origin=self.origin(path))
+            alts: list[Expr] = []
+            if i >= lo and j >= least:
+                alts.append(_EMPTY)
+            if hi is None or i < hi:
+                if most is None or j < most:
+                    alts.append(Seq((self.comma, match, rest(i + 1, j + 1))))
+                alts.append(Seq((self.comma, other, rest(i + 1, j))))
+            self.rules[name] = Rule(name, simplify(Alt(tuple(alts))), origin=self.origin(path))
+            return Ref(name, origin=self.origin(path))
+
+        alts: list[Expr] = []
+        if lo == 0 and least == 0:
+            alts.append(Seq((Lit(b"["), self.ws, Lit(b"]"))))
+        if hi is None or hi > 0:
+            firsts: list[Expr] = [Seq((other, rest(1, 0)))]
+            if most is None or most > 0:
+                firsts.append(Seq((match, rest(1, 1))))
+            first = Alt(tuple(firsts))
+            alts.append(Seq((Lit(b"["), self.ws, first, self.ws, Lit(b"]"))))
         return simplify(Alt(tuple(alts), origin=self.origin(path)))
 
     # -- objects -----------------------------------------------------------------------------

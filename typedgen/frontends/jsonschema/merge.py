@@ -48,7 +48,7 @@ ANNOTATIONS = frozenset(
 )
 """Keywords that never constrain the text (``contentEncoding`` is an annotation in 2020-12)."""
 
-_REFUSED_LISTS = ("not", "contains")
+_REFUSED_LISTS = ("not", "contains")  # kept as lists: several may apply
 _NON_OBJECT = ["null", "boolean", "number", "string", "array"]
 
 
