@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 
 import typedgen
 from tests.conformance.jsonschema_runner import serialise
+from tests.frontends.jsonschema._walks import finished_walks
 from typedgen.compiler.compiled import CompiledGrammar
 from typedgen.ir import Grammar
 
@@ -131,32 +131,8 @@ def test_drawn_instances_are_accepted_token_by_token(
     check()
 
 
-def _walk(comp: CompiledGrammar, rng: random.Random, limit: int) -> bytes | None:
-    m = comp.matcher()
-    vocab = comp.vocabulary
-    out = b""
-    for _ in range(limit):
-        allowed = m.allowed_token_ids().tolist()
-        assert allowed, f"empty mask after {out!r}"
-        texts = [t for t in allowed if t not in vocab.eos_ids]
-        if m.is_complete() and (not texts or rng.random() < 0.35):
-            return out
-        token = rng.choice(texts)
-        assert m.accept_token(token)
-        out += vocab.token_bytes(token)
-    return None
-
-
 @pytest.mark.parametrize("name", ["scalars", "arrays", "union", "schema_3_tree"])
 def test_random_walks_validate(name: str, smollm2_vocab: typedgen.Vocabulary) -> None:
     comp = compiled(name, smollm2_vocab)
-    rng = random.Random(2026)
-    finished = 0
-    for _ in range(30):
-        text = _walk(comp, rng, 300)
-        if text is None:
-            continue
-        finished += 1
-        value = json.loads(text)
-        assert is_valid(SCHEMAS[name], value), text
-    assert finished >= 5
+    for text in finished_walks(comp, seed=2026, tries=30, limit=300):
+        assert is_valid(SCHEMAS[name], json.loads(text)), text
