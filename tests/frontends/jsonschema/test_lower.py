@@ -237,6 +237,30 @@ CASES: list[tuple[str, Any, list[Any]]] = [
         {"type": "array", "contains": {"const": 1}, "minContains": 0, "maxContains": 0},
         [[], [2], [1], [2, 1]],
     ),
+    (
+        "unevaluatedProperties",
+        {
+            "type": "object",
+            "properties": {"a": {}},
+            "allOf": [{"properties": {"b": {}}}],
+            "unevaluatedProperties": False,
+        },
+        [{"a": 1}, {"a": 1, "b": 2}, {"c": 1}, {}],
+    ),
+    (
+        "unevaluatedProperties anyOf",
+        {
+            "type": "object",
+            "anyOf": [{"properties": {"a": {"type": "integer"}}, "required": ["a"]}],
+            "unevaluatedProperties": {"type": "string"},
+        },
+        [{"a": 1}, {"a": 1, "z": "s"}, {"a": 1, "z": 2}],
+    ),
+    (
+        "unevaluatedItems",
+        {"prefixItems": [{"type": "integer"}], "unevaluatedItems": False},
+        [[1], [1, 2], [], ["a"]],
+    ),
     ("not {}", {"anyOf": [{"not": {}}, {"type": "null"}]}, [None, 1, "a"]),
     ("true", True, [1, "a", None, {"a": [1, {"b": None}]}, []]),
     ("empty", {}, [1, "a", {"k": []}]),

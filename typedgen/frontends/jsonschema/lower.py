@@ -1,36 +1,31 @@
 """JSON Schema lowered to the IR: every keyword enforced exactly, refused by name, or deferred.
 
 The grammar is over the JSON text. Scalars (strings, numbers) become terminals whose languages are
-exact (:mod:`.strings`, :mod:`.numbers`, :mod:`.formats`, :mod:`.ecma`); objects and arrays
-become rules. Named properties appear in schema order; additional properties follow them.
-``allOf`` is merged at the schema level (:mod:`.merge`), ``anyOf`` is an alternation, ``oneOf``
-one too where its branches are provably disjoint. Each ``$ref`` target is one rule, so recursion
-costs nothing. What cannot be enforced exactly is refused in strict mode and, with
-``strict=False``, left to a validator and recorded on the grammar (:class:`DeferredCheck`).
+exact (:mod:`.scalars` with :mod:`.strings`, :mod:`.numbers`, :mod:`.formats`, :mod:`.ecma`);
+arrays and objects become rules (:mod:`.containers`). This module dispatches: ``$ref`` targets
+are one rule each, so recursion costs nothing; ``allOf`` is merged at the schema level
+(:mod:`.merge`); ``anyOf`` is an alternation; ``oneOf`` one too, where its branches are provably
+disjoint or each can exclude the others exactly; ``not`` becomes exclusions (:mod:`.negation`).
+What cannot be enforced exactly is refused in strict mode and, with ``strict=False``, left to a
+validator and recorded on the grammar (:class:`DeferredCheck`). :mod:`.base` holds the state.
 """
 
 from __future__ import annotations
 
-import functools
 import itertools
 import json
 import math
-import re
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from decimal import Decimal
-from typing import Any, Literal
+from typing import Any
 
 from typedgen.errors import (
-    GrammarError,
     SchemaError,
-    UnsupportedFeatureError,
     UnsupportedSchemaError,
 )
-from typedgen.frontends.jsonschema import ecma, formats, negation, numbers
+from typedgen.frontends.jsonschema import negation, numbers
 from typedgen.frontends.jsonschema.charmatch import char_matches
-from typedgen.frontends.jsonschema.layout import Whitespace, WhitespaceSpec, whitespace_of
+from typedgen.frontends.jsonschema.layout import WhitespaceSpec, whitespace_of
 from typedgen.frontends.jsonschema.merge import (
     ANNOTATIONS,
     JSON_TYPES,
@@ -40,208 +35,33 @@ from typedgen.frontends.jsonschema.merge import (
     value_types,
 )
 from typedgen.frontends.jsonschema.negation import NEVER, Unsupported, apply_not
-from typedgen.frontends.jsonschema.resolve import Resolver
-from typedgen.frontends.jsonschema.strings import ANY_CHAR, encode, encode_text, length_expr
-from typedgen.ir.grammar import DeferredCheck, Grammar, Lexing, Rule, rule_with
-from typedgen.ir.nodes import Alt, Complement, Expr, Intersect, Lit, Ref, Repeat, Seq
-from typedgen.ir.origin import Origin
+from typedgen.frontends.jsonschema.strings import ANY_CHAR, encode
+from typedgen.ir.grammar import Grammar, Rule, rule_with
+from typedgen.ir.nodes import Alt, Expr, Lit, Ref, Repeat, Seq
 from typedgen.ir.passes import simplify
 from typedgen.ir.passes.rewrite import prune_unreachable, transform
 from typedgen.ir.passes.validate import productive_rules
 
 __all__ = ["Lowered", "Status", "Verdict", "lower_schema"]
 
-Status = Literal["grammar", "validator", "refused", "ignored"]
-Mode = Literal["strict", "relaxed", "explain"]
-
-_VOID = Alt(())
-_EMPTY = Lit(b"")
-_MAX_PATTERN_PROPERTIES = 4
-_MAX_BRANCHES = 256
-_MAX_COUNT = 64
-_MAX_DEPTH = 200
-_STRUCTURAL = frozenset(
-    {
-        "properties",
-        "patternProperties",
-        "additionalProperties",
-        "required",
-        "minProperties",
-        "maxProperties",
-        "prefixItems",
-        "items",
-        "minItems",
-        "maxItems",
-        "uniqueItems",
-        "_propertyNames",
-    }
+from typedgen.frontends.jsonschema.base import (
+    _EMPTY,
+    _MAX_BRANCHES,
+    _MAX_DEPTH,
+    _STRUCTURAL,
+    _VOID,
+    Lowered,
+    Mode,
+    Status,
+    Verdict,
+    _is_bool,
+    _json_literal,
 )
-_INT_FORMATS = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
-_NUMBER_FORMATS = frozenset({"float", "double"})
+from typedgen.frontends.jsonschema.containers import ContainerLowering
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """What became of one keyword at one schema path."""
-
-    path: str
-    keyword: str
-    status: Status
-    detail: str = ""
-
-
-@dataclass
-class Lowered:
-    """The grammar and, keyword by keyword, how each constraint is honoured."""
-
-    grammar: Grammar | None
-    verdicts: list[Verdict] = field(default_factory=list)
-
-
-def _is_bool(value: Any) -> bool:
-    return isinstance(value, bool)
-
-
-def _num(value: Any, keyword: str, path: str) -> Decimal:
-    if _is_bool(value) or not isinstance(value, int | float):
-        raise SchemaError(
-            f"{keyword} must be a number, not {json.dumps(value)}",
-            keyword=keyword,
-            path=path,
-            code="schema-malformed",
-        )
-    return Decimal(str(value))
-
-
-def _count(schema: Mapping[str, Any], keyword: str, path: str) -> int | None:
-    value = schema.get(keyword)
-    if value is None:
-        return None
-    if _is_bool(value) or not isinstance(value, int | float) or value < 0 or value != int(value):
-        raise SchemaError(
-            f"{keyword} must be a non-negative integer, not {json.dumps(value)}",
-            keyword=keyword,
-            path=path,
-            code="schema-malformed",
-        )
-    return int(value)
-
-
-def _json_literal(value: Any) -> bytes:
-    if isinstance(value, str):
-        return b'"' + encode_text(value) + b'"'
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
-        return str(int(value)).encode()
-    return json.dumps(value, allow_nan=False).encode()
-
-
-class _Lowering:
-    def __init__(
-        self,
-        schema: Any,
-        *,
-        mode: Mode,
-        layout: Whitespace,
-        resources: Mapping[str, Any] | None,
-        source: str,
-        validator: str | None,
-    ) -> None:
-        self.root = schema
-        self.mode = mode
-        self.layout = layout
-        self.source = source
-        self.validator = validator
-        self.resolver = Resolver(schema, resources)
-        self.rules: dict[str, Rule] = {}
-        self.terminals: dict[Expr, str] = {}
-        self.ref_rules: dict[int, str] = {}
-        self.keep: list[Any] = []
-        self.verdicts: list[Verdict] = []
-        self.deferred: list[DeferredCheck] = []
-        self.ws = layout.between()
-        self.colon = Seq((Lit(b":"), layout.after_colon()))
-        self.comma = Seq((Lit(b","), self.ws))
-        self.depth = 0
-
-    # -- bookkeeping -------------------------------------------------------------------------
-
-    def origin(self, path: str) -> Origin:
-        return Origin(self.source, path=path)
-
-    def note(self, path: str, keyword: str, status: Status, detail: str = "") -> None:
-        self.verdicts.append(Verdict(path, keyword, status, detail))
-
-    def refuse(self, keyword: str, path: str, message: str, hint: str) -> None:
-        """Raise in strict mode; otherwise leave the keyword to the validator and go on."""
-        if self.mode == "strict":
-            raise UnsupportedSchemaError(
-                f"{keyword}: {message}", keyword=keyword, path=path, hint=hint
-            )
-        status: Status = "refused" if self.mode == "explain" else "validator"
-        self.note(path, keyword, status, message)
-        if self.mode == "relaxed":
-            self.deferred.append(DeferredCheck(path, keyword, message))
-
-    def attempt(self, keyword: str, path: str, build: Callable[[], Expr], fallback: Expr) -> Expr:
-        """``build()``, with a refusal from the scalar builders turned into a keyword refusal."""
-        try:
-            return build()
-        except SchemaError:
-            raise
-        except UnsupportedFeatureError as exc:
-            self.refuse(keyword, path, exc.message, exc.hint or "simplify the constraint")
-            return fallback
-        except GrammarError as exc:
-            raise SchemaError(
-                f"{keyword}: {exc.message}",
-                keyword=keyword,
-                path=path,
-                code="schema-malformed",
-                hint=exc.hint,
-            ) from None
-
-    def defer(self, path: str, keyword: str, reason: str) -> None:
-        """A constraint the type's own validator checks after decoding."""
-        self.note(path, keyword, "validator", reason)
-        self.deferred.append(DeferredCheck(path, keyword, reason))
-
-    def name_for(self, path: str) -> str:
-        parts = [p for p in path.lstrip("#").split("/") if p]
-        keep = [
-            "item" if p == "items" else p
-            for p in parts
-            if p not in ("properties", "$defs", "definitions", "prefixItems", "anyOf", "oneOf")
-        ]
-        base = "_".join(re.sub(r"[^A-Za-z0-9]+", "_", p).strip("_") or "x" for p in keep)
-        base = base or "root"
-        if not base[0].isalpha():
-            base = "r_" + base
-        name = base
-        for n in itertools.count(2):
-            if name not in self.rules:
-                break
-            name = f"{base}_{n}"
-        return name
-
-    def rule(self, path: str, body: Expr, *, lexical: bool = False, name: str = "") -> Ref:
-        name = name or self.name_for(path)
-        lexing = Lexing.FREE
-        self.rules[name] = Rule(
-            name, body, lexical=lexical, lexing=lexing, origin=self.origin(path)
-        )
-        return Ref(name, origin=self.origin(path))
-
-    def terminal(self, path: str, body: Expr, kind: str) -> Expr:
-        """A deduplicated terminal for a regular piece of JSON text."""
-        body = simplify(body)
-        if body == _VOID:
-            return _VOID
-        name = self.terminals.get(body)
-        if name is None:
-            ref = self.rule(f"{path}/{kind}", body, lexical=True)
-            self.terminals[body] = ref.name
-            return ref
-        return Ref(name, origin=self.origin(path))
+class _Lowering(ContainerLowering):
+    """The dispatch: references, merges, combinators, types, enums; see the mixins."""
 
     # -- entry -------------------------------------------------------------------------------
 
@@ -342,8 +162,14 @@ class _Lowering:
             return self.value(target, target_path)
         return self.memo_rule(target, path, lambda: self.value(target, target_path))
 
-    def atoms(self, schema: Any, path: str, stack: tuple[int, ...]) -> list[Any]:
-        """``schema`` as a list of dict schemas without ``$ref`` / ``allOf``, or ``[False]``."""
+    def atoms(
+        self, schema: Any, path: str, stack: tuple[int, ...], *, top: bool = True
+    ) -> list[Any]:
+        """``schema`` as a list of dict schemas without ``$ref`` / ``allOf``, or ``[False]``.
+
+        ``top``: ``schema`` is the one being lowered, so its ``unevaluated*`` keywords see every
+        atom; below the top they would see only their own subtree, which merging loses.
+        """
         if schema is True:
             return []
         if schema is False:
@@ -357,7 +183,15 @@ class _Lowering:
             )
         out: list[Any] = []
         own = {k: v for k, v in schema.items() if k not in ("$ref", "allOf")}
-        out.append(self.normalize(own, path))
+        own = self.normalize(own, path)
+        if not top:
+            for keyword in ("unevaluatedProperties", "unevaluatedItems"):
+                if keyword in own:
+                    del own[keyword]
+                    own.setdefault("_refused", []).append(
+                        (keyword, "an unevaluated keyword inside allOf, anyOf, oneOf or $ref")
+                    )
+        out.append(own)
         if "$ref" in schema:
             target = self.resolver.resolve(schema["$ref"], schema, path)
             if id(target) in stack:
@@ -370,7 +204,7 @@ class _Lowering:
                 )
             self.note(path, "$ref", "grammar", str(schema["$ref"]))
             target_path = self.resolver.pointer_of(target, path)
-            out.extend(self.atoms(target, target_path, (*stack, id(target))))
+            out.extend(self.atoms(target, target_path, (*stack, id(target)), top=False))
         all_of = schema.get("allOf")
         if all_of is not None:
             if not isinstance(all_of, list) or not all_of:
@@ -382,7 +216,7 @@ class _Lowering:
                 )
             self.note(path, "allOf", "grammar", "merged as an intersection")
             for i, sub in enumerate(all_of):
-                out.extend(self.atoms(sub, f"{path}/allOf/{i}", stack))
+                out.extend(self.atoms(sub, f"{path}/allOf/{i}", stack, top=False))
         return out
 
     def normalize(self, schema: dict[str, Any], path: str) -> dict[str, Any]:
@@ -448,7 +282,18 @@ class _Lowering:
             if isinstance(flat, dict):
                 keys = {k for k in flat if k not in ANNOTATIONS and k != "_other"}
                 if keys == {"_not"} and len(flat["_not"]) == 1:  # not not A == A
-                    inner = self.atoms(flat["_not"][0], f"{sub_path}/not", ())
+                    for kw, key in (
+                        ("unevaluatedProperties", "_unevaluated"),
+                        ("unevaluatedItems", "_unevaluatedItems"),
+                    ):
+                        if key in out:
+                            self.refuse(
+                                kw,
+                                sub_path,
+                                "next to a double not, whose subschema evaluates nothing",
+                                "state the constraint without not, or pass strict=False",
+                            )
+                    inner = self.atoms(flat["_not"][0], f"{sub_path}/not", (), top=False)
                     if any(a is False for a in inner):
                         out[NEVER] = True
                         continue
@@ -506,7 +351,12 @@ class _Lowering:
                 singles = [{"not": {"properties": {k: v}}} for k, v in props.items()]
             elif len(props) == 1:
                 ((name, sub),) = props.items()
-                extra = {"type": ["object"], "required": [name], "properties": {name: {"not": sub}}}
+                extra = {
+                    "type": ["object"],
+                    "required": [name],
+                    "properties": {name: {"not": sub}},
+                    "_negprops": [name],  # named, but not evaluated (unevaluatedProperties)
+                }
                 merged = merge([out, extra], "#")
                 self.keep.append(merged)
                 return merged
@@ -560,7 +410,7 @@ class _Lowering:
         for i, option in enumerate(options):
             sub_path = f"{path}/{keyword}/{i}"
             base = {k: v for k, v in rest.items() if not k.startswith("_") or k not in remaining}
-            atoms = [base, *self.atoms(option, sub_path, ())]
+            atoms = [base, *self.atoms(option, sub_path, (), top=False)]
             if any(a is False for a in atoms):
                 merged_branches.append(False)
                 continue
@@ -626,8 +476,6 @@ class _Lowering:
         refused = {
             "$dynamicRef",
             "$recursiveRef",
-            "unevaluatedProperties",
-            "unevaluatedItems",
             "propertyDependencies",
         }
         if keyword in refused:
@@ -737,547 +585,6 @@ class _Lowering:
             ]
             return Seq((Lit(b"["), self.ws, *items, self.ws, Lit(b"]")))
         return Lit(_json_literal(value))
-
-    # -- numbers -----------------------------------------------------------------------------
-
-    def bounds(
-        self, schema: dict[str, Any], path: str
-    ) -> tuple[Decimal | None, bool, Decimal | None, bool]:
-        lo: Decimal | None = None
-        lo_x = False
-        hi: Decimal | None = None
-        hi_x = False
-        if "minimum" in schema:
-            lo = _num(schema["minimum"], "minimum", path)
-        if "exclusiveMinimum" in schema:
-            x = _num(schema["exclusiveMinimum"], "exclusiveMinimum", path)
-            if lo is None or x >= lo:
-                lo, lo_x = x, True
-        if "maximum" in schema:
-            hi = _num(schema["maximum"], "maximum", path)
-        if "exclusiveMaximum" in schema:
-            x = _num(schema["exclusiveMaximum"], "exclusiveMaximum", path)
-            if hi is None or x <= hi:
-                hi, hi_x = x, True
-        return lo, lo_x, hi, hi_x
-
-    def number_body(self, schema: dict[str, Any], path: str, *, integer: bool) -> Expr:
-        origin = self.origin(path)
-        lo, lo_x, hi, hi_x = self.bounds(schema, path)
-        for fmt in schema.get("_formats", []):
-            if integer and fmt in _INT_FORMATS:
-                f_lo, f_hi = _INT_FORMATS[fmt]
-                lo = Decimal(f_lo) if lo is None else max(lo, Decimal(f_lo))
-                hi = Decimal(f_hi) if hi is None else min(hi, Decimal(f_hi))
-        multiple = schema.get("_multipleOf")
-        if multiple is not None:
-            if _is_bool(multiple) or not isinstance(multiple, int | float) or multiple <= 0:
-                raise SchemaError(
-                    "multipleOf must be a positive number",
-                    keyword="multipleOf",
-                    path=path,
-                    code="schema-malformed",
-                )
-            if not float(multiple).is_integer():
-                self.refuse(
-                    "multipleOf",
-                    path,
-                    f"the fractional divisor {multiple} is decided differently by decimal and"
-                    " binary-float validators",
-                    "use an integer divisor (e.g. store cents), or pass strict=False",
-                )
-                multiple = None
-            else:
-                multiple = int(multiple)
-        if integer:
-            i_lo = None if lo is None else (math.floor(lo) + 1 if lo_x else math.ceil(lo))
-            i_hi = None if hi is None else (math.ceil(hi) - 1 if hi_x else math.floor(hi))
-            plain = self.attempt(
-                "minimum",
-                path,
-                lambda: numbers.integer_range(i_lo, i_hi, origin=origin),
-                numbers.integer_range(None, None, origin=origin),
-            )
-            if multiple is not None and multiple > 1:
-                k = multiple
-                return self.attempt(
-                    "multipleOf",
-                    path,
-                    lambda: numbers.integer_multiple_of(k, i_lo, i_hi, origin=origin),
-                    plain,
-                )
-            return plain
-        plain = self.attempt(
-            "minimum",
-            path,
-            lambda: numbers.number_range(
-                lo, hi, lo_exclusive=lo_x, hi_exclusive=hi_x, origin=origin
-            ),
-            numbers.number_range(None, None, origin=origin),
-        )
-        if multiple is not None and multiple >= 1:
-            k = multiple
-            return self.attempt(
-                "multipleOf",
-                path,
-                lambda: numbers.number_multiple_of(k, lo, hi, lo_x, hi_x, origin=origin),
-                plain,
-            )
-        return plain
-
-    def number(self, schema: dict[str, Any], path: str, *, integer: bool) -> Expr:
-        for keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-            if keyword in schema:
-                self.note(path, keyword, "grammar", "exact decimal range")
-        if "_multipleOf" in schema:
-            self.note(path, "multipleOf", "grammar", str(schema["_multipleOf"]))
-        for fmt in schema.get("_formats", []):
-            if fmt in _INT_FORMATS and integer:
-                self.note(path, "format", "grammar", fmt)
-            elif fmt in _NUMBER_FORMATS or fmt in _INT_FORMATS:
-                self.note(path, "format", "ignored", f"{fmt} does not restrict JSON numbers")
-        body = self.number_body(schema, path, integer=integer)
-        drop: list[Expr] = []
-        if schema.get("_xinteger"):
-            drop.append(negation.unexponented_integers())
-        drop.extend(
-            self.attempt(
-                "not", path, functools.partial(numbers.number_multiple_of, k, None, None), _VOID
-            )
-            for k in schema.get("_xmultiples", [])
-        )
-        values = negation.excluded_numbers(schema.get("_xvalues", []), integer)
-        if values is not None:
-            drop.append(values)
-        if drop:
-            body = Intersect((body, negation.unexponented(), Complement(Alt(tuple(drop)))))
-        return self.terminal(path, body, "int" if integer else "num")
-
-    # -- strings -----------------------------------------------------------------------------
-
-    def string_chars(self, schema: dict[str, Any], path: str) -> Expr:
-        """The decoded characters a string instance may have."""
-        origin = self.origin(path)
-        parts: list[Expr] = []
-        lo = _count(schema, "minLength", path)
-        hi = _count(schema, "maxLength", path)
-        if hi is not None and (lo or 0) > hi:
-            return _VOID
-        if lo is not None or hi is not None:
-            parts.append(length_expr(lo or 0, hi, origin=origin))
-        parts.extend(
-            Complement(
-                self.attempt(
-                    "not",
-                    path,
-                    functools.partial(ecma.pattern_expr, pattern, origin=origin),
-                    Alt(()),
-                )
-            )
-            for pattern in schema.get("_xpatterns", [])
-        )
-        for pattern in schema.get("_patterns", []):
-            if not isinstance(pattern, str):
-                raise SchemaError(
-                    "pattern must be a string",
-                    keyword="pattern",
-                    path=path,
-                    code="schema-malformed",
-                )
-            parts.append(
-                self.attempt(
-                    "pattern",
-                    path,
-                    lambda p=pattern: ecma.pattern_expr(p, origin=origin),  # type: ignore[misc]
-                    Repeat(ANY_CHAR, 0, None),
-                )
-            )
-        parts.extend(
-            formats.format_expr(fmt, origin=origin)
-            for fmt in schema.get("_formats", [])
-            if fmt in formats.FORMATS
-        )
-        if not parts:
-            return Repeat(ANY_CHAR, 0, None)
-        return parts[0] if len(parts) == 1 else Intersect(tuple(parts), origin=origin)
-
-    def string(self, schema: dict[str, Any], path: str) -> Expr:
-        for keyword in ("minLength", "maxLength"):
-            if keyword in schema:
-                self.note(path, keyword, "grammar", "counted in characters")
-        for _ in schema.get("_patterns", []):
-            self.note(path, "pattern", "grammar", "ECMA-262, matched anywhere unless anchored")
-        for fmt in schema.get("_formats", []):
-            if fmt in formats.FORMATS:
-                self.note(path, "format", "grammar", fmt)
-            elif fmt in _INT_FORMATS or fmt in _NUMBER_FORMATS:
-                self.note(path, "format", "ignored", f"{fmt} does not apply to strings")
-            elif self.validator:
-                self.defer(path, f"format: {fmt}", f"checked by {self.validator}")
-            else:
-                self.refuse(
-                    "format",
-                    path,
-                    f"format {fmt!r} is not supported",
-                    f"supported formats: {', '.join(sorted(formats.FORMATS))}; or pass"
-                    " strict=False to check it after decoding",
-                )
-        chars = self.string_chars(schema, path)
-        strings = [Lit.text(v) for v in schema.get("_xvalues", []) if isinstance(v, str)]
-        if strings:
-            chars = Intersect((chars, Complement(Alt(tuple(strings)))))
-        body = encode(chars)
-        return self.terminal(path, Seq((Lit(b'"'), body, Lit(b'"'))), "str")
-
-    # -- arrays ------------------------------------------------------------------------------
-
-    def array(self, schema: dict[str, Any], path: str) -> Expr:
-        if schema.get("uniqueItems") is True:
-            if self.validator:
-                self.defer(path, "uniqueItems", f"checked by {self.validator}")
-            else:
-                self.refuse(
-                    "uniqueItems",
-                    path,
-                    "distinct items cannot be enforced by a context-free grammar",
-                    "drop uniqueItems, or pass strict=False to check it after decoding",
-                )
-        if schema.get("_contains"):
-            return self.array_contains(schema, path)
-        prefix = schema.get("prefixItems", [])
-        items = schema.get("items", True)
-        lo = _count(schema, "minItems", path) or 0
-        hi = _count(schema, "maxItems", path)
-        if hi is not None and lo > hi:
-            return _VOID
-        for keyword in ("prefixItems", "items", "minItems", "maxItems"):
-            if keyword in schema:
-                self.note(path, keyword, "grammar")
-        k = len(prefix)
-        prefix_exprs = [self.value(p, f"{path}/prefixItems/{i}") for i, p in enumerate(prefix)]
-        item_expr = self.value(items, f"{path}/items") if items is not False else _VOID
-        limit = hi if items is not False else (k if hi is None else min(hi, k))
-
-        def element(i: int) -> Expr:
-            return prefix_exprs[i] if i < k else item_expr
-
-        def tail(i: int) -> Expr:
-            """Elements i.. after at least one element was written."""
-            if limit is not None and i >= limit:
-                return _EMPTY if i >= lo else _VOID
-            if i >= k:
-                more = Repeat(
-                    Seq((self.comma, item_expr)),
-                    max(0, lo - i),
-                    None if limit is None else limit - i,
-                )
-                return more
-            nxt = Seq((self.comma, element(i), tail(i + 1)))
-            return Alt((_EMPTY, nxt)) if i >= lo else nxt
-
-        content = Seq((element(0), tail(1))) if limit is None or limit > 0 else _VOID
-        alts: list[Expr] = [Seq((Lit(b"["), self.ws, content, self.ws, Lit(b"]")))]
-        if lo == 0:
-            alts.append(Seq((Lit(b"["), self.ws, Lit(b"]"))))
-        return simplify(Alt(tuple(alts), origin=self.origin(path)))
-
-    def array_contains(self, schema: dict[str, Any], path: str) -> Expr:
-        """Arrays with ``contains``: element by element, counting the matches.
-
-        A match is an element valid against ``items`` and ``contains``; with ``maxContains`` the
-        other elements must not match (their ``not`` must be exact), without it any element may
-        stand in for a non-match, which only makes the count of matches a lower bound.
-        """
-        sub_path = f"{path}/contains"
-        contains = schema["_contains"]
-        lo = _count(schema, "minItems", path) or 0
-        hi = _count(schema, "maxItems", path)
-        least = _count(schema, "minContains", path)
-        most = _count(schema, "maxContains", path)
-        least = 1 if least is None else least
-        if len(contains) > 1 or schema.get("prefixItems"):
-            self.refuse(
-                "contains",
-                sub_path,
-                "several contains, or contains with prefixItems, are not enforced",
-                "use one contains without prefixItems, or pass strict=False",
-            )
-            return self.array({k: v for k, v in schema.items() if k != "_contains"}, path)
-        items = schema.get("items", True)
-        cap_i = hi if hi is not None else max(lo, 1)
-        cap_j = most if most is not None else least
-        if (hi is not None and lo > hi) or (most is not None and least > most):
-            return _VOID
-        if (cap_i + 1) * (cap_j + 2) > _MAX_COUNT * _MAX_COUNT:
-            self.refuse("contains", sub_path, "counts too large to track", "lower the bounds")
-            return self.array({k: v for k, v in schema.items() if k != "_contains"}, path)
-        self.note(sub_path, "contains", "grammar", "matches counted element by element")
-        match = self.value({"allOf": [items, contains[0]]}, sub_path)
-        if most is not None:
-            other = self.value({"allOf": [items, {"not": contains[0]}]}, sub_path)
-        else:
-            other = self.value(items, f"{path}/items")
-        base = self.name_for(f"{path}/contains")
-        names: dict[tuple[int, int], str] = {}
-
-        def rest(i: int, j: int) -> Expr:
-            """What may follow ``i`` elements (capped) of which ``j`` (capped) matched."""
-            i = min(i, cap_i)
-            if most is None:
-                j = min(j, cap_j)
-            key = (i, j)
-            if key in names:
-                return Ref(names[key], origin=self.origin(path))
-            name = f"{base}_{i}_{j}"
-            names[key] = name
-            self.rules[name] = Rule(name, _VOID, origin=self.origin(path))
-            alts: list[Expr] = []
-            if i >= lo and j >= least:
-                alts.append(_EMPTY)
-            if hi is None or i < hi:
-                if most is None or j < most:
-                    alts.append(Seq((self.comma, match, rest(i + 1, j + 1))))
-                alts.append(Seq((self.comma, other, rest(i + 1, j))))
-            self.rules[name] = Rule(name, simplify(Alt(tuple(alts))), origin=self.origin(path))
-            return Ref(name, origin=self.origin(path))
-
-        alts: list[Expr] = []
-        if lo == 0 and least == 0:
-            alts.append(Seq((Lit(b"["), self.ws, Lit(b"]"))))
-        if hi is None or hi > 0:
-            firsts: list[Expr] = [Seq((other, rest(1, 0)))]
-            if most is None or most > 0:
-                firsts.append(Seq((match, rest(1, 1))))
-            first = Alt(tuple(firsts))
-            alts.append(Seq((Lit(b"["), self.ws, first, self.ws, Lit(b"]"))))
-        return simplify(Alt(tuple(alts), origin=self.origin(path)))
-
-    # -- objects -----------------------------------------------------------------------------
-
-    def key_language(self, schema: dict[str, Any], path: str) -> Expr | None:
-        """Decoded characters allowed as property names (``None``: any)."""
-        langs: list[Expr] = []
-        for names in schema.get("_propertyNames", []):
-            sub_path = f"{path}/propertyNames"
-            merged = self.flatten(names, sub_path) if isinstance(names, dict) else names
-            if merged is True:
-                continue
-            if merged is False or "string" not in type_set(merged):
-                langs.append(_VOID)
-                continue
-            loose = (
-                set(merged)
-                - {"type", "minLength", "maxLength", "_patterns", "_formats", "enum"}
-                - ANNOTATIONS
-            )
-            if loose:
-                self.refuse(
-                    "propertyNames",
-                    sub_path,
-                    f"only string keywords are supported, not {sorted(loose)}",
-                    "restrict property names with pattern / enum / length",
-                )
-                continue
-            self.note(sub_path, "propertyNames", "grammar")
-            chars = self.string_chars(merged, sub_path)
-            if "enum" in merged:
-                allowed = [v for v in merged["enum"] if isinstance(v, str)]
-                chars = Intersect((chars, Alt(tuple(Lit.text(v) for v in allowed))))
-            langs.append(chars)
-        if not langs:
-            return None
-        return langs[0] if len(langs) == 1 else Intersect(tuple(langs))
-
-    def obj(self, schema: dict[str, Any], path: str) -> Expr:
-        props: dict[str, Any] = dict(schema.get("properties", {}))
-        required = list(schema.get("required", []))
-        patterns: dict[str, Any] = dict(schema.get("patternProperties", {}))
-        additional = schema.get("additionalProperties", True)
-        for keyword in (
-            "properties",
-            "required",
-            "additionalProperties",
-            "patternProperties",
-            "minProperties",
-            "maxProperties",
-        ):
-            if keyword in schema:
-                self.note(path, keyword, "grammar")
-        if len(patterns) > _MAX_PATTERN_PROPERTIES:
-            self.refuse(
-                "patternProperties",
-                path,
-                f"more than {_MAX_PATTERN_PROPERTIES} patterns",
-                "merge the patterns",
-            )
-            patterns = {}
-        origin = self.origin(path)
-        pattern_langs = {
-            p: self.attempt(
-                "patternProperties",
-                path,
-                lambda p=p: ecma.pattern_expr(p, origin=origin),  # type: ignore[misc]
-                Repeat(ANY_CHAR, 0, None),
-            )
-            for p in patterns
-        }
-        names_lang = self.key_language(schema, path)
-        declared = schema.get("properties", {})
-        for name in required:
-            props.setdefault(name, None)
-        for name in schema.get("_forbid", []):
-            if name in required:
-                return _VOID
-            props[name] = False
-            declared = {**declared, name: False}
-        named: list[tuple[str, Expr, bool]] = []
-        for name, sub in props.items():
-            sub_path = f"{path}/properties/{name.replace('~', '~0').replace('/', '~1')}"
-            matching = [s for p, s in patterns.items() if char_matches(pattern_langs[p], name)]
-            if name not in declared:
-                sub = {"allOf": matching} if matching else additional
-            elif matching:
-                sub = {"allOf": [sub, *matching]}
-            if names_lang is not None and not char_matches(names_lang, name):
-                sub = False
-            value = self.value(sub, sub_path)
-            is_required = name in required
-            if value == _VOID:
-                if is_required:
-                    raise SchemaError(
-                        f"required property {name!r} can have no valid value",
-                        keyword="required",
-                        path=path,
-                        code="schema-unsatisfiable",
-                    )
-                continue
-            key = Lit(_json_literal(name))
-            named.append((name, Seq((key, self.colon, value)), is_required))
-        extras = self.extra_members(path, props, patterns, pattern_langs, additional, names_lang)
-        return self.object_body(schema, path, named, extras)
-
-    def extra_members(
-        self,
-        path: str,
-        props: Mapping[str, Any],
-        patterns: Mapping[str, Any],
-        langs: Mapping[str, Expr],
-        additional: Any,
-        names_lang: Expr | None,
-    ) -> Expr:
-        members: list[Expr] = []
-        keys = list(patterns)
-        not_named: list[Expr] = []
-        if props:
-            not_named.append(Complement(Alt(tuple(Lit.text(n) for n in props))))
-        if names_lang is not None:
-            not_named.append(names_lang)
-        for size in range(len(keys) + 1):
-            for subset in itertools.combinations(keys, size):
-                value_schema: Any = (
-                    {"allOf": [patterns[p] for p in subset]} if subset else (additional)
-                )
-                if value_schema is False:
-                    continue
-                parts = [*not_named]
-                parts += [langs[p] for p in subset]
-                parts += [Complement(langs[p]) for p in keys if p not in subset]
-                chars: Expr = (
-                    Repeat(ANY_CHAR, 0, None)
-                    if not parts
-                    else parts[0]
-                    if len(parts) == 1
-                    else Intersect(tuple(parts))
-                )
-                key = self.terminal(
-                    f"{path}/additionalProperties" if not subset else f"{path}/patternProperties",
-                    Seq((Lit(b'"'), encode(chars), Lit(b'"'))),
-                    "key",
-                )
-                sub_path = (
-                    f"{path}/patternProperties/{subset[0]}"
-                    if len(subset) == 1
-                    else f"{path}/additionalProperties"
-                )
-                value = self.value(value_schema, sub_path)
-                if value != _VOID and key != _VOID:
-                    members.append(Seq((key, self.colon, value)))
-        return simplify(Alt(tuple(members), origin=self.origin(path)))
-
-    def object_body(
-        self,
-        schema: dict[str, Any],
-        path: str,
-        named: list[tuple[str, Expr, bool]],
-        extra: Expr,
-    ) -> Expr:
-        lo = _count(schema, "minProperties", path) or 0
-        hi = _count(schema, "maxProperties", path)
-        if hi is not None and lo > hi:
-            return _VOID
-        n = len(named)
-        has_extra = extra != _VOID
-        if lo > n and has_extra:
-            self.refuse(
-                "minProperties",
-                path,
-                f"{lo} properties need additional ones, whose names a grammar cannot keep distinct",
-                "name the properties in 'properties', or pass strict=False",
-            )
-            lo = n
-        counted = lo > 0 or hi is not None
-        cap = max(lo, hi or 0) + 1
-        if counted and cap > _MAX_COUNT:
-            self.refuse(
-                "maxProperties" if hi is not None else "minProperties",
-                path,
-                f"property counts above {_MAX_COUNT} are not enforced",
-                "lower the bound, or pass strict=False",
-            )
-            counted, lo, hi = False, 0, None
-        base = self.name_for(path)
-        memo: dict[tuple[int, bool, int], Expr] = {}
-
-        def clamp(c: int) -> int:
-            return min(c, cap) if counted else 0
-
-        def state(i: int, first: bool, c: int) -> Expr:
-            """Members i.. given whether none was written yet and ``c`` written so far."""
-            key = (i, first, c)
-            if key in memo:
-                return memo[key]
-            sep: Expr = _EMPTY if first else self.comma
-            alts: list[Expr] = []
-            if i == n:
-                if c >= lo:
-                    alts.append(_EMPTY)
-                if has_extra and c >= lo:
-                    room = None if hi is None else hi - c
-                    if room is None or room > 0:
-                        rest = Repeat(
-                            Seq((self.comma, extra)), 0, None if room is None else room - 1
-                        )
-                        alts.append(Seq((sep, extra, rest)))
-            else:
-                _, member, req = named[i]
-                if hi is None or c < hi:
-                    alts.append(Seq((sep, member, state(i + 1, False, clamp(c + 1)))))
-                if not req:
-                    alts.append(state(i + 1, first, c))
-            body = simplify(Alt(tuple(alts)))
-            if i < n and len(alts) > 1:
-                name = f"{base}_{i}{'f' if first else 'n'}{c if counted else ''}"
-                if name in self.rules:
-                    name = self.name_for(f"{path}/{name}")
-                self.rules[name] = Rule(name, body, origin=self.origin(path))
-                body = Ref(name, origin=self.origin(path))
-            memo[key] = body
-            return body
-
-        content = state(0, True, 0)
-        return simplify(
-            Seq((Lit(b"{"), self.ws, content, self.ws, Lit(b"}")), origin=self.origin(path))
-        )
 
     # -- any value ---------------------------------------------------------------------------
 

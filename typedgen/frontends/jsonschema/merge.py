@@ -175,11 +175,13 @@ def _merge_objects(out: dict[str, Any], nxt: Mapping[str, Any], path: str) -> No
     union = dict(pats_a or {})
     for pattern, sub in (pats_b or {}).items():
         union[pattern] = _all_of(union[pattern], sub) if pattern in union else sub
+    had_extra = "additionalProperties" in out or "additionalProperties" in nxt
     extra = _all_of(out.get("additionalProperties", True), nxt.get("additionalProperties", True))
     out["properties"] = props
     if union:
         out["patternProperties"] = union
-    out["additionalProperties"] = extra
+    if had_extra:  # present means every key is evaluated (unevaluatedProperties is moot)
+        out["additionalProperties"] = extra
 
 
 def _item_at(schema: Mapping[str, Any], i: int) -> Any:
@@ -197,10 +199,12 @@ def _merge_arrays(out: dict[str, Any], nxt: Mapping[str, Any]) -> None:
         return
     n = max(len(out.get("prefixItems", [])), len(nxt.get("prefixItems", [])))
     prefix = [_all_of(_item_at(out, i), _item_at(nxt, i)) for i in range(n)]
+    had_items = "items" in out or "items" in nxt
     items = _all_of(out.get("items", True), nxt.get("items", True))
     if prefix:
         out["prefixItems"] = prefix
-    out["items"] = items
+    if had_items:
+        out["items"] = items
 
 
 def _merge_types(out: dict[str, Any], declared: Any) -> None:
@@ -274,7 +278,23 @@ def _dependent(out: dict[str, Any], value: Any, _keyword: str, _path: str) -> No
         groups.extend(_dependency_group(name, then) for name, then in value.items())
 
 
+def _unevaluated(name: str) -> _Step:
+    def step(out: dict[str, Any], value: Any, _keyword: str, _path: str) -> None:
+        out[name] = _all_of(out[name], value) if name in out else value
+
+    return step
+
+
+_PRIVATE_STEPS = {
+    "_multipleOf": "multipleOf",
+    "_unevaluated": "unevaluatedProperties",
+    "_unevaluatedItems": "unevaluatedItems",
+}
+"""Private keywords of merged schemas that hold one value, merged like their public one."""
+
 _STEPS: dict[str, _Step] = {
+    "unevaluatedProperties": _unevaluated("_unevaluated"),
+    "unevaluatedItems": _unevaluated("_unevaluatedItems"),
     "dependentRequired": _dependent,
     "dependentSchemas": _dependent,
     "dependencies": _dependent,
@@ -326,7 +346,7 @@ def merge(atoms: list[Mapping[str, Any]], path: str) -> dict[str, Any]:
         _merge_objects(out, atom, path)
         _merge_arrays(out, atom)
         for keyword, value in atom.items():
-            step = _STEPS.get("multipleOf" if keyword == "_multipleOf" else keyword)
+            step = _STEPS.get(_PRIVATE_STEPS.get(keyword, keyword))
             if step is not None:
                 step(out, value, keyword, path)
             elif keyword.startswith("_") or keyword in (

@@ -1,0 +1,227 @@
+"""The lowering's state and bookkeeping, shared by the scalar, container and core parts."""
+
+import itertools
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Literal
+
+from typedgen.errors import (
+    GrammarError,
+    SchemaError,
+    UnsupportedFeatureError,
+    UnsupportedSchemaError,
+)
+from typedgen.frontends.jsonschema.layout import Whitespace
+from typedgen.frontends.jsonschema.resolve import Resolver
+from typedgen.frontends.jsonschema.strings import encode_text
+from typedgen.ir.grammar import DeferredCheck, Grammar, Lexing, Rule
+from typedgen.ir.nodes import Alt, Expr, Lit, Ref, Seq
+from typedgen.ir.origin import Origin
+from typedgen.ir.passes import simplify
+
+__all__ = ["Lowered", "LoweringBase", "Mode", "Status", "Verdict"]
+
+Status = Literal["grammar", "validator", "refused", "ignored"]
+Mode = Literal["strict", "relaxed", "explain"]
+
+_VOID = Alt(())
+_EMPTY = Lit(b"")
+_MAX_PATTERN_PROPERTIES = 4
+_MAX_BRANCHES = 256
+_MAX_COUNT = 64
+_MAX_DEPTH = 200
+_STRUCTURAL = frozenset(
+    {
+        "properties",
+        "patternProperties",
+        "additionalProperties",
+        "required",
+        "minProperties",
+        "maxProperties",
+        "prefixItems",
+        "items",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "_propertyNames",
+    }
+)
+_INT_FORMATS = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
+_NUMBER_FORMATS = frozenset({"float", "double"})
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What became of one keyword at one schema path."""
+
+    path: str
+    keyword: str
+    status: Status
+    detail: str = ""
+
+
+@dataclass
+class Lowered:
+    """The grammar and, keyword by keyword, how each constraint is honoured."""
+
+    grammar: Grammar | None
+    verdicts: list[Verdict] = field(default_factory=list)
+
+
+def _is_bool(value: Any) -> bool:
+    return isinstance(value, bool)
+
+
+def _num(value: Any, keyword: str, path: str) -> Decimal:
+    if _is_bool(value) or not isinstance(value, int | float):
+        raise SchemaError(
+            f"{keyword} must be a number, not {json.dumps(value)}",
+            keyword=keyword,
+            path=path,
+            code="schema-malformed",
+        )
+    return Decimal(str(value))
+
+
+def _count(schema: Mapping[str, Any], keyword: str, path: str) -> int | None:
+    value = schema.get(keyword)
+    if value is None:
+        return None
+    if _is_bool(value) or not isinstance(value, int | float) or value < 0 or value != int(value):
+        raise SchemaError(
+            f"{keyword} must be a non-negative integer, not {json.dumps(value)}",
+            keyword=keyword,
+            path=path,
+            code="schema-malformed",
+        )
+    return int(value)
+
+
+def _json_literal(value: Any) -> bytes:
+    if isinstance(value, str):
+        return b'"' + encode_text(value) + b'"'
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
+        return str(int(value)).encode()
+    return json.dumps(value, allow_nan=False).encode()
+
+
+class LoweringBase:
+    """Rules, terminals, verdicts and deferred checks of one lowering; refusal by mode."""
+
+    def __init__(
+        self,
+        schema: Any,
+        *,
+        mode: Mode,
+        layout: Whitespace,
+        resources: Mapping[str, Any] | None,
+        source: str,
+        validator: str | None,
+    ) -> None:
+        self.root = schema
+        self.mode = mode
+        self.layout = layout
+        self.source = source
+        self.validator = validator
+        self.resolver = Resolver(schema, resources)
+        self.rules: dict[str, Rule] = {}
+        self.terminals: dict[Expr, str] = {}
+        self.ref_rules: dict[int, str] = {}
+        self.keep: list[Any] = []
+        self.verdicts: list[Verdict] = []
+        self.deferred: list[DeferredCheck] = []
+        self.ws = layout.between()
+        self.colon = Seq((Lit(b":"), layout.after_colon()))
+        self.comma = Seq((Lit(b","), self.ws))
+        self.depth = 0
+
+    # -- bookkeeping -------------------------------------------------------------------------
+
+    def origin(self, path: str) -> Origin:
+        return Origin(self.source, path=path)
+
+    def note(self, path: str, keyword: str, status: Status, detail: str = "") -> None:
+        self.verdicts.append(Verdict(path, keyword, status, detail))
+
+    def refuse(self, keyword: str, path: str, message: str, hint: str) -> None:
+        """Raise in strict mode; otherwise leave the keyword to the validator and go on."""
+        if self.mode == "strict":
+            raise UnsupportedSchemaError(
+                f"{keyword}: {message}", keyword=keyword, path=path, hint=hint
+            )
+        status: Status = "refused" if self.mode == "explain" else "validator"
+        self.note(path, keyword, status, message)
+        if self.mode == "relaxed":
+            self.deferred.append(DeferredCheck(path, keyword, message))
+
+    def attempt(self, keyword: str, path: str, build: Callable[[], Expr], fallback: Expr) -> Expr:
+        """``build()``, with a refusal from the scalar builders turned into a keyword refusal."""
+        try:
+            return build()
+        except SchemaError:
+            raise
+        except UnsupportedFeatureError as exc:
+            self.refuse(keyword, path, exc.message, exc.hint or "simplify the constraint")
+            return fallback
+        except GrammarError as exc:
+            raise SchemaError(
+                f"{keyword}: {exc.message}",
+                keyword=keyword,
+                path=path,
+                code="schema-malformed",
+                hint=exc.hint,
+            ) from None
+
+    def defer(self, path: str, keyword: str, reason: str) -> None:
+        """A constraint the type's own validator checks after decoding."""
+        self.note(path, keyword, "validator", reason)
+        self.deferred.append(DeferredCheck(path, keyword, reason))
+
+    def name_for(self, path: str) -> str:
+        parts = [p for p in path.lstrip("#").split("/") if p]
+        keep = [
+            "item" if p == "items" else p
+            for p in parts
+            if p not in ("properties", "$defs", "definitions", "prefixItems", "anyOf", "oneOf")
+        ]
+        base = "_".join(re.sub(r"[^A-Za-z0-9]+", "_", p).strip("_") or "x" for p in keep)
+        base = base or "root"
+        if not base[0].isalpha():
+            base = "r_" + base
+        name = base
+        for n in itertools.count(2):
+            if name not in self.rules:
+                break
+            name = f"{base}_{n}"
+        return name
+
+    def rule(self, path: str, body: Expr, *, lexical: bool = False, name: str = "") -> Ref:
+        name = name or self.name_for(path)
+        lexing = Lexing.FREE
+        self.rules[name] = Rule(
+            name, body, lexical=lexical, lexing=lexing, origin=self.origin(path)
+        )
+        return Ref(name, origin=self.origin(path))
+
+    def terminal(self, path: str, body: Expr, kind: str) -> Expr:
+        """A deduplicated terminal for a regular piece of JSON text."""
+        body = simplify(body)
+        if body == _VOID:
+            return _VOID
+        name = self.terminals.get(body)
+        if name is None:
+            ref = self.rule(f"{path}/{kind}", body, lexical=True)
+            self.terminals[body] = ref.name
+            return ref
+        return Ref(name, origin=self.origin(path))
+
+    def value(self, schema: Any, path: str) -> Expr:
+        """The JSON text of every instance valid against ``schema`` (the core implements it)."""
+        raise NotImplementedError
+
+    def flatten(self, schema: dict[str, Any], path: str) -> dict[str, Any] | bool:
+        """``schema`` merged into one dict (the core implements it)."""
+        raise NotImplementedError

@@ -1,0 +1,403 @@
+"""Arrays and objects: items and counts, contains, properties in schema order, keys."""
+
+import itertools
+from collections.abc import Mapping
+from typing import Any
+
+from typedgen.errors import (
+    SchemaError,
+)
+from typedgen.frontends.jsonschema import ecma
+from typedgen.frontends.jsonschema.base import (
+    _EMPTY,
+    _MAX_COUNT,
+    _MAX_PATTERN_PROPERTIES,
+    _VOID,
+    _count,
+    _json_literal,
+)
+from typedgen.frontends.jsonschema.charmatch import char_matches
+from typedgen.frontends.jsonschema.merge import (
+    ANNOTATIONS,
+    type_set,
+)
+from typedgen.frontends.jsonschema.scalars import ScalarLowering
+from typedgen.frontends.jsonschema.strings import ANY_CHAR, encode
+from typedgen.ir.grammar import Rule
+from typedgen.ir.nodes import Alt, Complement, Expr, Intersect, Lit, Ref, Repeat, Seq
+from typedgen.ir.passes import simplify
+
+__all__ = ["ContainerLowering"]
+
+
+class ContainerLowering(ScalarLowering):
+    """Rules for arrays and objects."""
+
+    # -- arrays ------------------------------------------------------------------------------
+
+    def array(self, schema: dict[str, Any], path: str) -> Expr:
+        if schema.get("uniqueItems") is True:
+            if self.validator:
+                self.defer(path, "uniqueItems", f"checked by {self.validator}")
+            else:
+                self.refuse(
+                    "uniqueItems",
+                    path,
+                    "distinct items cannot be enforced by a context-free grammar",
+                    "drop uniqueItems, or pass strict=False to check it after decoding",
+                )
+        if schema.get("_contains"):
+            if "_unevaluatedItems" in schema and "items" not in schema:
+                self.refuse(
+                    "unevaluatedItems",
+                    path,
+                    "with contains, which items count as evaluated depends on the values",
+                    "use items, or pass strict=False",
+                )
+            return self.array_contains(schema, path)
+        prefix = schema.get("prefixItems", [])
+        items = schema.get("items", schema.get("_unevaluatedItems", True))
+        if "_unevaluatedItems" in schema and "items" not in schema:
+            self.note(path, "unevaluatedItems", "grammar", "as items after prefixItems here")
+        lo = _count(schema, "minItems", path) or 0
+        hi = _count(schema, "maxItems", path)
+        if hi is not None and lo > hi:
+            return _VOID
+        for keyword in ("prefixItems", "items", "minItems", "maxItems"):
+            if keyword in schema:
+                self.note(path, keyword, "grammar")
+        k = len(prefix)
+        prefix_exprs = [self.value(p, f"{path}/prefixItems/{i}") for i, p in enumerate(prefix)]
+        item_expr = self.value(items, f"{path}/items") if items is not False else _VOID
+        limit = hi if items is not False else (k if hi is None else min(hi, k))
+
+        def element(i: int) -> Expr:
+            return prefix_exprs[i] if i < k else item_expr
+
+        def tail(i: int) -> Expr:
+            """Elements i.. after at least one element was written."""
+            if limit is not None and i >= limit:
+                return _EMPTY if i >= lo else _VOID
+            if i >= k:
+                more = Repeat(
+                    Seq((self.comma, item_expr)),
+                    max(0, lo - i),
+                    None if limit is None else limit - i,
+                )
+                return more
+            nxt = Seq((self.comma, element(i), tail(i + 1)))
+            return Alt((_EMPTY, nxt)) if i >= lo else nxt
+
+        content = Seq((element(0), tail(1))) if limit is None or limit > 0 else _VOID
+        alts: list[Expr] = [Seq((Lit(b"["), self.ws, content, self.ws, Lit(b"]")))]
+        if lo == 0:
+            alts.append(Seq((Lit(b"["), self.ws, Lit(b"]"))))
+        return simplify(Alt(tuple(alts), origin=self.origin(path)))
+
+    def array_contains(self, schema: dict[str, Any], path: str) -> Expr:
+        """Arrays with ``contains``: element by element, counting the matches.
+
+        A match is an element valid against ``items`` and ``contains``; with ``maxContains`` the
+        other elements must not match (their ``not`` must be exact), without it any element may
+        stand in for a non-match, which only makes the count of matches a lower bound.
+        """
+        sub_path = f"{path}/contains"
+        contains = schema["_contains"]
+        lo = _count(schema, "minItems", path) or 0
+        hi = _count(schema, "maxItems", path)
+        least = _count(schema, "minContains", path)
+        most = _count(schema, "maxContains", path)
+        least = 1 if least is None else least
+        if len(contains) > 1 or schema.get("prefixItems"):
+            self.refuse(
+                "contains",
+                sub_path,
+                "several contains, or contains with prefixItems, are not enforced",
+                "use one contains without prefixItems, or pass strict=False",
+            )
+            return self.array({k: v for k, v in schema.items() if k != "_contains"}, path)
+        items = schema.get("items", True)
+        cap_i = hi if hi is not None else max(lo, 1)
+        cap_j = most if most is not None else least
+        if (hi is not None and lo > hi) or (most is not None and least > most):
+            return _VOID
+        if (cap_i + 1) * (cap_j + 2) > _MAX_COUNT * _MAX_COUNT:
+            self.refuse("contains", sub_path, "counts too large to track", "lower the bounds")
+            return self.array({k: v for k, v in schema.items() if k != "_contains"}, path)
+        self.note(sub_path, "contains", "grammar", "matches counted element by element")
+        match = self.value({"allOf": [items, contains[0]]}, sub_path)
+        if most is not None:
+            other = self.value({"allOf": [items, {"not": contains[0]}]}, sub_path)
+        else:
+            other = self.value(items, f"{path}/items")
+        base = self.name_for(f"{path}/contains")
+        names: dict[tuple[int, int], str] = {}
+
+        def rest(i: int, j: int) -> Expr:
+            """What may follow ``i`` elements (capped) of which ``j`` (capped) matched."""
+            i = min(i, cap_i)
+            if most is None:
+                j = min(j, cap_j)
+            key = (i, j)
+            if key in names:
+                return Ref(names[key], origin=self.origin(path))
+            name = f"{base}_{i}_{j}"
+            names[key] = name
+            self.rules[name] = Rule(name, _VOID, origin=self.origin(path))
+            alts: list[Expr] = []
+            if i >= lo and j >= least:
+                alts.append(_EMPTY)
+            if hi is None or i < hi:
+                if most is None or j < most:
+                    alts.append(Seq((self.comma, match, rest(i + 1, j + 1))))
+                alts.append(Seq((self.comma, other, rest(i + 1, j))))
+            self.rules[name] = Rule(name, simplify(Alt(tuple(alts))), origin=self.origin(path))
+            return Ref(name, origin=self.origin(path))
+
+        alts: list[Expr] = []
+        if lo == 0 and least == 0:
+            alts.append(Seq((Lit(b"["), self.ws, Lit(b"]"))))
+        if hi is None or hi > 0:
+            firsts: list[Expr] = [Seq((other, rest(1, 0)))]
+            if most is None or most > 0:
+                firsts.append(Seq((match, rest(1, 1))))
+            first = Alt(tuple(firsts))
+            alts.append(Seq((Lit(b"["), self.ws, first, self.ws, Lit(b"]"))))
+        return simplify(Alt(tuple(alts), origin=self.origin(path)))
+
+    # -- objects -----------------------------------------------------------------------------
+
+    def key_language(self, schema: dict[str, Any], path: str) -> Expr | None:
+        """Decoded characters allowed as property names (``None``: any)."""
+        langs: list[Expr] = []
+        for names in schema.get("_propertyNames", []):
+            sub_path = f"{path}/propertyNames"
+            merged = self.flatten(names, sub_path) if isinstance(names, dict) else names
+            if merged is True:
+                continue
+            if merged is False or "string" not in type_set(merged):
+                langs.append(_VOID)
+                continue
+            loose = (
+                set(merged)
+                - {"type", "minLength", "maxLength", "_patterns", "_formats", "enum"}
+                - ANNOTATIONS
+            )
+            if loose:
+                self.refuse(
+                    "propertyNames",
+                    sub_path,
+                    f"only string keywords are supported, not {sorted(loose)}",
+                    "restrict property names with pattern / enum / length",
+                )
+                continue
+            self.note(sub_path, "propertyNames", "grammar")
+            chars = self.string_chars(merged, sub_path)
+            if "enum" in merged:
+                allowed = [v for v in merged["enum"] if isinstance(v, str)]
+                chars = Intersect((chars, Alt(tuple(Lit.text(v) for v in allowed))))
+            langs.append(chars)
+        if not langs:
+            return None
+        return langs[0] if len(langs) == 1 else Intersect(tuple(langs))
+
+    def obj(self, schema: dict[str, Any], path: str) -> Expr:
+        props: dict[str, Any] = dict(schema.get("properties", {}))
+        required = list(schema.get("required", []))
+        patterns: dict[str, Any] = dict(schema.get("patternProperties", {}))
+        additional = schema.get("additionalProperties", schema.get("_unevaluated", True))
+        if "_unevaluated" in schema:
+            if schema.get("_negprops") and "additionalProperties" not in schema:
+                self.refuse(
+                    "unevaluatedProperties",
+                    path,
+                    "combined with a negated property, which is named but not evaluated",
+                    "state the property constraint positively, or pass strict=False",
+                )
+            else:
+                self.note(path, "unevaluatedProperties", "grammar", "as additionalProperties here")
+        for keyword in (
+            "properties",
+            "required",
+            "additionalProperties",
+            "patternProperties",
+            "minProperties",
+            "maxProperties",
+        ):
+            if keyword in schema:
+                self.note(path, keyword, "grammar")
+        if len(patterns) > _MAX_PATTERN_PROPERTIES:
+            self.refuse(
+                "patternProperties",
+                path,
+                f"more than {_MAX_PATTERN_PROPERTIES} patterns",
+                "merge the patterns",
+            )
+            patterns = {}
+        origin = self.origin(path)
+        pattern_langs = {
+            p: self.attempt(
+                "patternProperties",
+                path,
+                lambda p=p: ecma.pattern_expr(p, origin=origin),  # type: ignore[misc]
+                Repeat(ANY_CHAR, 0, None),
+            )
+            for p in patterns
+        }
+        names_lang = self.key_language(schema, path)
+        declared = schema.get("properties", {})
+        for name in required:
+            props.setdefault(name, None)
+        for name in schema.get("_forbid", []):
+            if name in required:
+                return _VOID
+            props[name] = False
+            declared = {**declared, name: False}
+        named: list[tuple[str, Expr, bool]] = []
+        for name, sub in props.items():
+            sub_path = f"{path}/properties/{name.replace('~', '~0').replace('/', '~1')}"
+            matching = [s for p, s in patterns.items() if char_matches(pattern_langs[p], name)]
+            if name not in declared:
+                sub = {"allOf": matching} if matching else additional
+            elif matching:
+                sub = {"allOf": [sub, *matching]}
+            if names_lang is not None and not char_matches(names_lang, name):
+                sub = False
+            value = self.value(sub, sub_path)
+            is_required = name in required
+            if value == _VOID:
+                if is_required:
+                    raise SchemaError(
+                        f"required property {name!r} can have no valid value",
+                        keyword="required",
+                        path=path,
+                        code="schema-unsatisfiable",
+                    )
+                continue
+            key = Lit(_json_literal(name))
+            named.append((name, Seq((key, self.colon, value)), is_required))
+        extras = self.extra_members(path, props, patterns, pattern_langs, additional, names_lang)
+        return self.object_body(schema, path, named, extras)
+
+    def extra_members(
+        self,
+        path: str,
+        props: Mapping[str, Any],
+        patterns: Mapping[str, Any],
+        langs: Mapping[str, Expr],
+        additional: Any,
+        names_lang: Expr | None,
+    ) -> Expr:
+        members: list[Expr] = []
+        keys = list(patterns)
+        not_named: list[Expr] = []
+        if props:
+            not_named.append(Complement(Alt(tuple(Lit.text(n) for n in props))))
+        if names_lang is not None:
+            not_named.append(names_lang)
+        for size in range(len(keys) + 1):
+            for subset in itertools.combinations(keys, size):
+                value_schema: Any = (
+                    {"allOf": [patterns[p] for p in subset]} if subset else (additional)
+                )
+                if value_schema is False:
+                    continue
+                parts = [*not_named]
+                parts += [langs[p] for p in subset]
+                parts += [Complement(langs[p]) for p in keys if p not in subset]
+                chars: Expr = (
+                    Repeat(ANY_CHAR, 0, None)
+                    if not parts
+                    else parts[0]
+                    if len(parts) == 1
+                    else Intersect(tuple(parts))
+                )
+                key = self.terminal(
+                    f"{path}/additionalProperties" if not subset else f"{path}/patternProperties",
+                    Seq((Lit(b'"'), encode(chars), Lit(b'"'))),
+                    "key",
+                )
+                sub_path = (
+                    f"{path}/patternProperties/{subset[0]}"
+                    if len(subset) == 1
+                    else f"{path}/additionalProperties"
+                )
+                value = self.value(value_schema, sub_path)
+                if value != _VOID and key != _VOID:
+                    members.append(Seq((key, self.colon, value)))
+        return simplify(Alt(tuple(members), origin=self.origin(path)))
+
+    def object_body(
+        self,
+        schema: dict[str, Any],
+        path: str,
+        named: list[tuple[str, Expr, bool]],
+        extra: Expr,
+    ) -> Expr:
+        lo = _count(schema, "minProperties", path) or 0
+        hi = _count(schema, "maxProperties", path)
+        if hi is not None and lo > hi:
+            return _VOID
+        n = len(named)
+        has_extra = extra != _VOID
+        if lo > n and has_extra:
+            self.refuse(
+                "minProperties",
+                path,
+                f"{lo} properties need additional ones, whose names a grammar cannot keep distinct",
+                "name the properties in 'properties', or pass strict=False",
+            )
+            lo = n
+        counted = lo > 0 or hi is not None
+        cap = max(lo, hi or 0) + 1
+        if counted and cap > _MAX_COUNT:
+            self.refuse(
+                "maxProperties" if hi is not None else "minProperties",
+                path,
+                f"property counts above {_MAX_COUNT} are not enforced",
+                "lower the bound, or pass strict=False",
+            )
+            counted, lo, hi = False, 0, None
+        base = self.name_for(path)
+        memo: dict[tuple[int, bool, int], Expr] = {}
+
+        def clamp(c: int) -> int:
+            return min(c, cap) if counted else 0
+
+        def state(i: int, first: bool, c: int) -> Expr:
+            """Members i.. given whether none was written yet and ``c`` written so far."""
+            key = (i, first, c)
+            if key in memo:
+                return memo[key]
+            sep: Expr = _EMPTY if first else self.comma
+            alts: list[Expr] = []
+            if i == n:
+                if c >= lo:
+                    alts.append(_EMPTY)
+                if has_extra and c >= lo:
+                    room = None if hi is None else hi - c
+                    if room is None or room > 0:
+                        rest = Repeat(
+                            Seq((self.comma, extra)), 0, None if room is None else room - 1
+                        )
+                        alts.append(Seq((sep, extra, rest)))
+            else:
+                _, member, req = named[i]
+                if hi is None or c < hi:
+                    alts.append(Seq((sep, member, state(i + 1, False, clamp(c + 1)))))
+                if not req:
+                    alts.append(state(i + 1, first, c))
+            body = simplify(Alt(tuple(alts)))
+            if i < n and len(alts) > 1:
+                name = f"{base}_{i}{'f' if first else 'n'}{c if counted else ''}"
+                if name in self.rules:
+                    name = self.name_for(f"{path}/{name}")
+                self.rules[name] = Rule(name, body, origin=self.origin(path))
+                body = Ref(name, origin=self.origin(path))
+            memo[key] = body
+            return body
+
+        content = state(0, True, 0)
+        return simplify(
+            Seq((Lit(b"{"), self.ws, content, self.ws, Lit(b"}")), origin=self.origin(path))
+        )
