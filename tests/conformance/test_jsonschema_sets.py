@@ -15,7 +15,7 @@ from tests.conformance.jsonschema_runner import LAYOUTS, Result, remotes, run_it
 
 # Measured on the dev split (2026-11-30); raise them when coverage improves.
 FLOORS = {
-    "json_schema_test_suite": {"compiled": 288, "valid_accepted": 1580},
+    "json_schema_test_suite": {"compiled": 298, "valid_accepted": 1600},
     "jsonschemabench": {"compiled": 98, "valid_accepted": 100},
 }
 # Budget errors are typed CompileBudgetErrors for very long maxLength strings (listed in

@@ -4,9 +4,6 @@ import itertools
 from collections.abc import Mapping
 from typing import Any
 
-from typedgen.errors import (
-    SchemaError,
-)
 from typedgen.frontends.jsonschema import ecma
 from typedgen.frontends.jsonschema.base import (
     _EMPTY,
@@ -266,13 +263,9 @@ class ContainerLowering(ScalarLowering):
             value = self.value(sub, sub_path)
             is_required = name in required
             if value == _VOID:
-                if is_required:
-                    raise SchemaError(
-                        f"required property {name!r} can have no valid value",
-                        keyword="required",
-                        path=path,
-                        code="schema-unsatisfiable",
-                    )
+                if is_required:  # no object qualifies; other types may (the root checks)
+                    self.note(path, "required", "grammar", f"{name!r} has no valid value")
+                    return _VOID
                 continue
             key = Lit(_json_literal(name))
             named.append((name, Seq((key, self.colon, value)), is_required))

@@ -37,6 +37,17 @@ SCHEMA_MAPS = frozenset(
 SCHEMA_ARRAYS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
 
 
+def _join(base: str, ref: str) -> str:
+    """``ref`` against ``base``; fragments and non-hierarchical bases (``urn:``) kept intact."""
+    if ref.startswith("#"):
+        return urldefrag(base)[0] + ref
+    if not base or "://" in ref or ref.startswith(("urn:", "tag:")):
+        return ref if not base or ":" in ref.split("/", 1)[0] else urljoin(base, ref)
+    if "://" not in base:  # urn:..., tag:...: no relative resolution defined
+        return ref
+    return urljoin(base, ref)
+
+
 def child_schemas(schema: Mapping[str, Any], pointer: str) -> Iterator[tuple[Any, str]]:
     """The direct subschemas of ``schema`` with their JSON pointers."""
     for key, value in schema.items():
@@ -77,15 +88,16 @@ class Resolver:
                 continue
             sid = schema.get("$id")
             if isinstance(sid, str):
-                base = urldefrag(urljoin(base, sid))[0]
+                base = urldefrag(_join(base, sid))[0]
                 self._documents.setdefault(base, schema)
                 if schema is document:
                     first_base = base
             elif schema is document:
                 self._documents.setdefault(base, schema)
-            anchor = schema.get("$anchor")
-            if isinstance(anchor, str):
-                self._anchors[(base, anchor)] = schema
+            for key in ("$anchor", "$dynamicAnchor"):  # a plain $ref to either finds it
+                anchor = schema.get(key)
+                if isinstance(anchor, str):
+                    self._anchors.setdefault((base, anchor), schema)
             self._base[id(schema)] = base
             self._pointer.setdefault(id(schema), ptr)
             for sub, sub_ptr in child_schemas(schema, ptr):
@@ -102,7 +114,7 @@ class Resolver:
 
     def resolve(self, ref: str, holder: Mapping[str, Any], path: str) -> Any:
         """The schema ``holder["$ref"]`` points to."""
-        full = urljoin(self.base_of(holder), ref)
+        full = _join(self.base_of(holder), ref)
         uri, fragment = urldefrag(full)
         document = self._documents.get(uri)
         if document is None:
