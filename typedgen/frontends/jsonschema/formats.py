@@ -56,7 +56,7 @@ from collections.abc import Callable
 
 from typedgen.errors import UnsupportedFeatureError
 from typedgen.frontends.regex import regex_to_expr
-from typedgen.ir.nodes import CharClass, Expr, Intersect, Lit, Repeat, Seq
+from typedgen.ir.nodes import CharClass, Complement, Expr, Intersect, Lit, Repeat, Seq
 from typedgen.ir.origin import Origin
 
 __all__ = ["FORMATS", "format_expr"]
@@ -76,7 +76,7 @@ _OFFSET = "(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"
 _TIME = f"(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?{_OFFSET}"
 _DATE_TIME = f"{_DATE}[Tt]{_TIME}"
 
-_N = "[0-9]+"
+_N = "[0-9]{1,6}"  # at most 6 digits: larger durations overflow Python's timedelta (Pydantic)
 _DUR_TIME = f"T(?:{_N}H(?:{_N}M(?:{_N}S)?)?|{_N}M(?:{_N}S)?|{_N}S)"
 _DUR_DATE = f"(?:{_N}D|{_N}M(?:{_N}D)?|{_N}Y(?:{_N}M(?:{_N}D)?)?)(?:{_DUR_TIME})?"
 _DURATION = f"P(?:{_DUR_DATE}|{_DUR_TIME}|{_N}W)"
@@ -248,10 +248,27 @@ _PATTERNS: dict[str, str] = {
 """The regular expression of each format (for ``email``, before the local part's length cap)."""
 
 
+# Domains that email-validator (behind Pydantic's EmailStr) refuses although RFC 5321 allows
+# them: no dot, a TLD that is not letters, or a special-use name (RFC 6761 and kin).
+_SPECIAL_USE = ("arpa", "invalid", "local", "localhost", "onion", "test")
+
+
 def _email() -> Expr:
-    """RFC 5321 caps the local part at 64 characters: counted by intersection, not by regex."""
+    """RFC 5321 caps the local part at 64 characters: counted by intersection, not by regex.
+
+    The domain must also look globally deliverable (a dot, an alphabetic TLD that is not a
+    special-use name), so that every generated address passes email-validator too.
+    """
     local = Intersect((regex_to_expr(_DOT_ATOM), Repeat(CharClass(((0x21, 0x7E),)), 1, 64)))
-    return Seq((local, Lit(b"@"), regex_to_expr(_MAIL_DOMAIN)))
+    special = "|".join(_SPECIAL_USE)
+    domain = Intersect(
+        (
+            regex_to_expr(_MAIL_DOMAIN),
+            regex_to_expr(r"(?:[^@.]+\.)+[A-Za-z]{2,63}"),
+            Complement(regex_to_expr(rf"(?:[^@]*\.)?(?i:{special})")),
+        )
+    )
+    return Seq((local, Lit(b"@"), domain))
 
 
 _SPECIAL: dict[str, Callable[[], Expr]] = {"email": _email, "idn-email": _email}
