@@ -261,9 +261,9 @@ class _Lowering(ContainerLowering):
             schema = self.negate(schema, path)
             if schema.get(NEVER):
                 return _VOID
-        for keyword in ("then", "else", "minContains", "maxContains"):
-            if keyword in schema and "_if" not in schema and "_contains" not in schema:
-                self.note(path, keyword, "ignored", "has no effect without if / contains")
+        for keyword in ("minContains", "maxContains"):
+            if keyword in schema and "_contains" not in schema:
+                self.note(path, keyword, "ignored", "has no effect without contains")
         if schema.get("_anyOfs") or schema.get("_oneOfs"):
             return self.branches(schema, path)
         return self.typed(schema, path)

@@ -48,7 +48,7 @@ ANNOTATIONS = frozenset(
 )
 """Keywords that never constrain the text (``contentEncoding`` is an annotation in 2020-12)."""
 
-_REFUSED_LISTS = ("not", "contains")  # kept as lists: several may apply
+_LISTED = ("not", "contains")  # kept as lists: each occurrence applies
 _NON_OBJECT = ["null", "boolean", "number", "string", "array"]
 
 
@@ -326,7 +326,7 @@ _STEPS: dict[str, _Step] = {
     "anyOf": _append("_anyOfs"),
     "oneOf": _append("_oneOfs"),
     "propertyNames": _append("_propertyNames"),
-    **{k: _append(f"_{k}") for k in _REFUSED_LISTS},
+    **{k: _append(f"_{k}") for k in _LISTED},
 }
 
 
