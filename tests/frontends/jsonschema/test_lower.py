@@ -49,6 +49,11 @@ CASES: list[tuple[str, Any, list[Any]]] = [
     ("string", {"type": "string"}, ["", "a", 'q"uote', "back\\slash", "nl\n", "é𝄞", 1]),
     ("lengths", {"type": "string", "minLength": 2, "maxLength": 3}, ["a", "ab", "abc", "abcd"]),
     ("length chars", {"type": "string", "maxLength": 2}, ["éé", "𝄞𝄞", "𝄞𝄞𝄞"]),
+    (
+        "long maxLength",
+        {"type": "string", "minLength": 130, "maxLength": 600},
+        ["a" * 129, "a" * 130, "é" * 256, "𝄞" * 600, "a" * 601, 'q"' * 300],
+    ),
     ("pattern", {"type": "string", "pattern": "^[a-z]+\\d$"}, ["ab1", "ab", "1", "AB1"]),
     ("pattern search", {"type": "string", "pattern": "x"}, ["x", "axb", "ab"]),
     ("format date", {"type": "string", "format": "date"}, ["2024-02-29", "2023-02-29", "x"]),
@@ -374,3 +379,22 @@ def test_malformed_schema_is_a_schema_error() -> None:
     with pytest.raises(SchemaError) as info:
         Grammar.from_json_schema({"type": "float"})
     assert info.value.keyword == "type"
+
+
+def test_long_strings_token_by_token(smollm2_tokenizer: Any, smollm2_vocab: Any) -> None:
+    """Chunked long strings: tokens may span chunk boundaries."""
+    comp = tg_compile(Grammar.from_json_schema({"type": "string", "maxLength": 700}), smollm2_vocab)
+    words = "the quick brown fox jumps over the lazy dog, naïve café — 𝄞 ".split(" ")
+    for length in (0, 127, 128, 129, 650, 700, 701):
+        text = ""
+        i = 0
+        while len(text) < length:
+            text += words[i % len(words)] + " "
+            i += 1
+        text = text[:length]
+        m = comp.matcher()
+        tokens = smollm2_tokenizer.encode(
+            json.dumps(text, ensure_ascii=False), add_special_tokens=False
+        )
+        ok = all(m.accept_token(t) for t in tokens) and m.is_complete()
+        assert ok == (length <= 700), length

@@ -19,9 +19,14 @@ from typedgen.frontends.jsonschema.base import (
     _num,
 )
 from typedgen.frontends.jsonschema.strings import ANY_CHAR, encode, length_expr
-from typedgen.ir.nodes import Alt, Complement, Expr, Intersect, Lit, Repeat, Seq
+from typedgen.ir.grammar import Rule
+from typedgen.ir.nodes import Alt, Complement, Expr, Intersect, Lit, Ref, Repeat, Seq
 
 __all__ = ["ScalarLowering"]
+
+_LONG_STRING = 512
+"""Above this ``maxLength`` a string's characters are counted by rules, in chunks."""
+_CHUNK = 128
 
 
 class ScalarLowering(LoweringBase):
@@ -211,9 +216,41 @@ class ScalarLowering(LoweringBase):
                     f"supported formats: {', '.join(sorted(formats.FORMATS))}; or pass"
                     " strict=False to check it after decoding",
                 )
+        long = self.long_string(schema, path)
+        if long is not None:
+            return long
         chars = self.string_chars(schema, path)
         strings = [Lit.text(v) for v in schema.get("_xvalues", []) if isinstance(v, str)]
         if strings:
             chars = Intersect((chars, Complement(Alt(tuple(strings)))))
         body = encode(chars)
         return self.terminal(path, Seq((Lit(b'"'), body, Lit(b'"'))), "str")
+
+    def long_string(self, schema: dict[str, Any], path: str) -> Expr | None:
+        """Strings bounded only by a long ``maxLength``, counted in chunks by the parser.
+
+        One terminal counting up to thousands of characters would need a byte automaton of
+        ``maxLength`` times the states of one encoded character; instead a length ``L`` is
+        written as ``q`` chunks of exactly ``_CHUNK`` characters and a tail shorter than a chunk,
+        and rules count the chunks. The language is the same.
+        """
+        hi = _count(schema, "maxLength", path)
+        lo = _count(schema, "minLength", path) or 0
+        plain = not ({"_patterns", "_formats", "_xvalues", "_xpatterns"} & set(schema))
+        if hi is None or hi <= _LONG_STRING or lo > hi or not plain:
+            return None
+        chunks, rest = divmod(hi, _CHUNK)
+        chunk = self.terminal(path, encode(length_expr(_CHUNK, _CHUNK)), "chunk")
+        tail: Expr = self.terminal(
+            path, encode(length_expr(max(0, lo - chunks * _CHUNK), rest)), "tail"
+        )
+        base = self.name_for(f"{path}/chars")
+        for q in range(chunks - 1, -1, -1):  # after q chunks: a tail, or one more chunk
+            alts: list[Expr] = [Seq((chunk, tail))]
+            if lo <= q * _CHUNK + _CHUNK - 1:
+                least = max(0, lo - q * _CHUNK)
+                alts.append(self.terminal(path, encode(length_expr(least, _CHUNK - 1)), "tail"))
+            name = f"{base}_{q}"
+            self.rules[name] = Rule(name, Alt(tuple(alts)), origin=self.origin(path))
+            tail = Ref(name, origin=self.origin(path))
+        return Seq((Lit(b'"'), tail, Lit(b'"')), origin=self.origin(path))
