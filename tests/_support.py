@@ -22,13 +22,21 @@ EVALDATA = Path(
 UPDATE_GOLDENS = bool(os.environ.get("TYPEDGEN_UPDATE_GOLDENS"))
 
 
+def read_items(name: str) -> list[dict[str, Any]]:
+    """The items of one evaldata set; empty when the data is absent (for the CLI runners)."""
+    path = EVALDATA / name / "items.jsonl"
+    if not path.exists():
+        return []
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
 def evaldata_items(name: str) -> list[dict[str, Any]]:
     """The items of one evaldata set, or a skip with the reason when the data is absent."""
     path = EVALDATA / name / "items.jsonl"
     if not path.exists():
         pytest.skip(f"evaldata set {name!r} not found at {path} (../shared/evaldata is absent)")
-    with open(path, encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
+    return read_items(name)
 
 
 def byte_vocabulary(extra: tuple[bytes, ...] = ()) -> Vocabulary:

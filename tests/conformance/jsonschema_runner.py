@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests._support import EVALDATA, byte_vocabulary
+from tests._support import EVALDATA, byte_vocabulary, read_items
 from typedgen import compile as tg_compile
 from typedgen.compiler.compiled import CompiledGrammar
 from typedgen.errors import CompileError, SchemaError, TypedgenError
@@ -44,12 +44,7 @@ def remotes() -> dict[str, Any]:
     return out
 
 
-def items(set_name: str) -> list[dict[str, Any]]:
-    path = EVALDATA / set_name / "items.jsonl"
-    if not path.exists():
-        return []
-    with open(path, encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
+items = read_items
 
 
 def _key_order(schema: Any) -> dict[str, int]:

@@ -10,7 +10,6 @@ uses a feature typedgen refuses counts as *refused*, never as passed.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from collections import Counter
@@ -19,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tests._support import EVALDATA, byte_vocabulary
+from tests._support import byte_vocabulary, read_items
 from typedgen import compile as tg_compile
 from typedgen.compiler.compiled import CompiledGrammar
 from typedgen.errors import CompileError, GrammarError, TypedgenError, UnsupportedFeatureError
@@ -70,12 +69,7 @@ def _regex(text: str) -> Callable[[], Grammar]:
     return lambda: Grammar.from_regex(text)
 
 
-def _items(name: str) -> list[dict[str, Any]]:
-    path = EVALDATA / name / "items.jsonl"
-    if not path.exists():
-        return []
-    with open(path, encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
+_items = read_items
 
 
 def _llama_cases(set_name: str, fmt: str) -> Iterator[Case]:
