@@ -93,7 +93,7 @@ def accepts_pydantic(output_type: object) -> bool:
     return typing.get_origin(output_type) is not None or isinstance(output_type, types.UnionType)
 
 
-def _model_objects(schema: Any, in_properties: bool = False) -> None:
+def _model_objects(schema: Any) -> None:
     """Close model objects to extra keys; put reasoning fields first."""
     if isinstance(schema, list):
         for item in schema:
@@ -102,7 +102,7 @@ def _model_objects(schema: Any, in_properties: bool = False) -> None:
     if not isinstance(schema, dict):
         return
     props = schema.get("properties")
-    if isinstance(props, dict) and not in_properties:
+    if isinstance(props, dict):
         if "additionalProperties" not in schema and schema.get("type") == "object":
             schema["additionalProperties"] = False
         first = [k for k, v in props.items() if isinstance(v, dict) and v.get(REASONING_KEY)]
