@@ -129,7 +129,7 @@ class LoweringBase:
         self.resolver = Resolver(schema, resources)
         self.rules: dict[str, Rule] = {}
         self.terminals: dict[Expr, str] = {}
-        self.ref_rules: dict[int, str] = {}
+        self.ref_rules: dict[int | tuple[int, ...], str] = {}
         self.keep: list[Any] = []
         self.verdicts: list[Verdict] = []
         self.deferred: list[DeferredCheck] = []

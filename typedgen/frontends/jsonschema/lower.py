@@ -125,6 +125,16 @@ class _Lowering(ContainerLowering):
             return self.memo_rule(
                 schema, path, lambda: self.lower_merged(self.flatten(schema, path), path)
             )
+        lazy = self.lazy_key(schema)
+        if lazy is not None:
+            # An allOf that a merge wrote lazily, over indexed schemas: one rule per set of
+            # schemas, so recursion through merges ends like recursion through $ref.
+            return self.memo_rule(
+                schema,
+                path,
+                lambda: self.lower_merged(self.flatten(schema, path), path),
+                key=lazy,
+            )
         self.depth += 1
         try:
             if self.depth > _MAX_DEPTH:
@@ -138,9 +148,34 @@ class _Lowering(ContainerLowering):
         finally:
             self.depth -= 1
 
-    def memo_rule(self, schema: Any, path: str, build: Callable[[], Expr]) -> Expr:
-        """One rule per schema object, registered before its body so recursion ends."""
-        key = id(schema)
+    def lazy_key(self, schema: dict[str, Any]) -> tuple[int, ...] | None:
+        """The indexed schemas a bare ``{"allOf": [...]}`` intersects, or ``None``."""
+        if set(schema) != {"allOf"} or not isinstance(schema["allOf"], list):
+            return None
+        leaves: list[int] = []
+        for item in schema["allOf"]:
+            if isinstance(item, dict) and set(item) == {"allOf"}:
+                inner = self.lazy_key(item)
+                if inner is None:
+                    return None
+                leaves.extend(inner)
+            elif isinstance(item, dict) and self.resolver.is_indexed(item):
+                leaves.append(id(item))
+            else:
+                return None
+        return tuple(leaves)
+
+    def memo_rule(
+        self,
+        schema: Any,
+        path: str,
+        build: Callable[[], Expr],
+        *,
+        key: int | tuple[int, ...] | None = None,
+    ) -> Expr:
+        """One rule per schema object (or ``key``), registered before its body so recursion
+        ends."""
+        key = id(schema) if key is None else key
         name = self.ref_rules.get(key)
         if name is None:
             rule_path = self.resolver.pointer_of(schema, path)

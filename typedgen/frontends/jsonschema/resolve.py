@@ -104,6 +104,10 @@ class Resolver:
                 stack.append((sub, base, sub_ptr))
         return first_base
 
+    def is_indexed(self, schema: Any) -> bool:
+        """Whether ``schema`` is a subschema of a document (not a merge's product)."""
+        return id(schema) in self._base
+
     def base_of(self, schema: Any) -> str:
         """The base URI that relative references in ``schema`` resolve against."""
         return self._base.get(id(schema), self.root_uri)
