@@ -8,6 +8,16 @@ import sys
 import typedgen
 
 EXPECTED = {
+    "generate",
+    "ValidationFailed",
+    "StreamEvent",
+    "LogitsProcessor",
+    "IncompleteOutputError",
+    "Generator",
+    "GenerationError",
+    "Details",
+    "DecodeError",
+    "Attempt",
     "Choice",
     "CompileBudgetError",
     "CompileError",

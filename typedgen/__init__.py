@@ -8,48 +8,65 @@ from typedgen._version import __version__
 from typedgen.api import compile, grammar_of
 from typedgen.compiler.compiled import CompiledGrammar
 from typedgen.compiler.vocabulary import Vocabulary
+from typedgen.decoding.processor import LogitsProcessor
 from typedgen.errors import (
     CompileBudgetError,
     CompileError,
+    DecodeError,
+    GenerationError,
     GrammarError,
+    IncompleteOutputError,
     SchemaError,
     TypedgenError,
     UnsupportedFeatureError,
     UnsupportedSchemaError,
+    ValidationFailed,
     VocabularyError,
 )
 from typedgen.explain import Explanation, explain
 from typedgen.frontends.jsonschema.layout import Whitespace
 from typedgen.frontends.jsonschema.pydantic import Reasoning
+from typedgen.generation import Details, Generator, StreamEvent, generate
 from typedgen.models import LoadedModel, load_model
 from typedgen.runtime.matcher import Matcher
 from typedgen.types import Choice, Gbnf, Lark, Regex
+from typedgen.validation import Attempt
 
 del _frontends
 
 __all__ = [
+    "Attempt",
     "Choice",
     "CompileBudgetError",
     "CompileError",
     "CompiledGrammar",
+    "DecodeError",
+    "Details",
     "Explanation",
     "Gbnf",
+    "GenerationError",
+    "Generator",
     "GrammarError",
+    "IncompleteOutputError",
     "Lark",
     "LoadedModel",
+    "LogitsProcessor",
     "Matcher",
     "Reasoning",
     "Regex",
     "SchemaError",
+    "StreamEvent",
     "TypedgenError",
     "UnsupportedFeatureError",
     "UnsupportedSchemaError",
+    "ValidationFailed",
     "Vocabulary",
     "VocabularyError",
     "Whitespace",
     "__version__",
     "compile",
     "explain",
+    "generate",
     "grammar_of",
     "load_model",
 ]

@@ -10,7 +10,11 @@ column, a schema path, a SQL dialect rule) when one is known, and a ``hint`` say
      │         └── UnsupportedSchemaError   (also an UnsupportedFeatureError)
      ├── CompileError          the grammar cannot be compiled (budget exceeded, lexer too large)
      │    └── CompileBudgetError
-     └── VocabularyError       a tokenizer cannot be turned into exact token bytes
+     ├── VocabularyError       a tokenizer cannot be turned into exact token bytes
+     └── GenerationError       decoding did not produce a valid result; carries the partial text
+          ├── DecodeError            the grammar allowed no token (a dead end; an engine bug)
+          ├── IncompleteOutputError  max_tokens ran out before the grammar could finish
+          └── ValidationFailed       every attempt failed a semantic validator
 
 Errors that stem from bad user input also subclass :class:`ValueError`, so existing ``except``
 clauses keep working.
@@ -18,7 +22,7 @@ clauses keep working.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from typedgen.ir.origin import Origin
@@ -26,11 +30,15 @@ if TYPE_CHECKING:
 __all__ = [
     "CompileBudgetError",
     "CompileError",
+    "DecodeError",
+    "GenerationError",
     "GrammarError",
+    "IncompleteOutputError",
     "SchemaError",
     "TypedgenError",
     "UnsupportedFeatureError",
     "UnsupportedSchemaError",
+    "ValidationFailed",
     "VocabularyError",
 ]
 
@@ -116,3 +124,60 @@ class UnsupportedSchemaError(SchemaError, UnsupportedFeatureError):
     """A JSON Schema keyword that typedgen cannot enforce exactly, refused in strict mode."""
 
     default_code = "schema-unsupported"
+
+
+class GenerationError(TypedgenError):
+    """Decoding did not produce a valid result; ``partial_text`` is what was generated."""
+
+    default_code = "generation"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        partial_text: str = "",
+        code: str | None = None,
+        hint: str | None = None,
+    ) -> None:
+        self.partial_text = partial_text
+        super().__init__(message, code=code, hint=hint)
+
+
+class DecodeError(GenerationError):
+    """The grammar allowed no next token although the text was not complete (a dead end)."""
+
+    default_code = "dead-end"
+
+
+class IncompleteOutputError(GenerationError):
+    """``max_tokens`` ran out before the text was a full sentence of the grammar.
+
+    ``expected`` describes what the grammar still allows next (the bytes it accepts).
+    """
+
+    default_code = "max-tokens"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        partial_text: str = "",
+        expected: str = "",
+        hint: str | None = None,
+    ) -> None:
+        self.expected = expected
+        super().__init__(message, partial_text=partial_text, hint=hint)
+
+
+class ValidationFailed(GenerationError):
+    """Every attempt decoded validly but failed a semantic validator.
+
+    ``attempts`` holds each attempt (its text and error), oldest first.
+    """
+
+    default_code = "validation-failed"
+
+    def __init__(self, message: str, *, attempts: list[Any], hint: str | None = None) -> None:
+        self.attempts = list(attempts)
+        last = self.attempts[-1].text if self.attempts else ""
+        super().__init__(message, partial_text=last, hint=hint)

@@ -1,0 +1,153 @@
+"""The decoding loop on the real SmolLM2 tokenizer and a tiny random model.
+
+A random model wanders into every corner the grammar allows, which is the point: every output,
+under any sampling settings and seeds, must parse and validate with an independent oracle.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import jsonschema
+import lark
+import pytest
+
+import typedgen
+from typedgen.decoding.loop import DecodeOptions, Decoder
+from typedgen.decoding.sampling import SamplingParams
+from typedgen.generation import encode_messages
+from typedgen.models import LoadedModel
+
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "maxLength": 12},
+        "age": {"type": "integer", "minimum": 0, "maximum": 120},
+        "tags": {"type": "array", "items": {"enum": ["a", "bb", "ccc"]}, "maxItems": 3},
+        "ok": {"type": "boolean"},
+        "score": {"type": "integer", "minimum": -5, "maximum": 5},
+    },
+    "required": ["name", "age", "tags", "ok"],
+    "additionalProperties": False,
+}
+CALC = r"""
+start: term (OP term)~0..3
+term: NUMBER | "(" NUMBER (OP NUMBER)~0..2 ")"
+OP: "+" | "-" | " * "
+NUMBER: /[1-9][0-9]{0,2}/
+"""
+SETTINGS = [
+    SamplingParams(),
+    SamplingParams(temperature=1.0, seed=1),
+    SamplingParams(temperature=0.7, top_k=5, seed=2),
+    SamplingParams(temperature=1.5, top_p=0.9, seed=3),
+    SamplingParams(temperature=2.0, top_k=50, top_p=0.5, seed=4),
+]
+
+
+def _ids(model: LoadedModel, prompt: str) -> list[int]:
+    return encode_messages(model.tokenizer, [{"role": "user", "content": prompt}])
+
+
+def _decode(
+    model: LoadedModel, output_type: object, prompts: list[str], **options: object
+) -> list[str]:
+    compiled = typedgen.compile(output_type, model.vocabulary)
+    decoder = Decoder(model, compiled, [_ids(model, p) for p in prompts], DecodeOptions(**options))
+    rows = decoder.run()
+    for row in rows:
+        assert row.error is None, row.error
+        assert row.matcher.is_complete()
+    return [decoder.text(row) for row in rows]
+
+
+@pytest.mark.parametrize("sampling", SETTINGS, ids=repr)
+def test_schema_outputs_validate(tiny: LoadedModel, sampling: SamplingParams) -> None:
+    for text in _decode(tiny, SCHEMA, ["a person", "another one"], sampling=sampling):
+        jsonschema.validate(json.loads(text), SCHEMA)
+
+
+@pytest.mark.parametrize("sampling", SETTINGS, ids=repr)
+def test_lark_outputs_parse(tiny: LoadedModel, sampling: SamplingParams) -> None:
+    parser = lark.Lark(CALC, parser="earley")
+    for text in _decode(tiny, typedgen.Lark(CALC), ["sum", "product"], sampling=sampling):
+        parser.parse(text)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_regex_outputs_match(tiny: LoadedModel, seed: int) -> None:
+    pattern = r"(\d{4}-\d{2}-\d{2})(, \d{4}-\d{2}-\d{2}){0,2}"
+    sampling = SamplingParams(temperature=1.0, seed=seed)
+    for text in _decode(tiny, typedgen.Regex(pattern), ["dates"], sampling=sampling):
+        assert re.fullmatch(pattern, text), text
+
+
+@pytest.mark.parametrize("sampling", SETTINGS[:3], ids=repr)
+def test_jump_forward_changes_nothing_but_passes(
+    tiny: LoadedModel, sampling: SamplingParams
+) -> None:
+    compiled = typedgen.compile(SCHEMA, tiny.vocabulary)
+    runs = {}
+    for jump in (False, True):
+        decoder = Decoder(
+            tiny, compiled, [_ids(tiny, "x")], DecodeOptions(sampling=sampling, jump_forward=jump)
+        )
+        (row,) = decoder.run()
+        runs[jump] = (row.tokens, decoder.forward_passes, row.forced)
+    assert runs[True][0] == runs[False][0]  # the same tokens, hence the same text
+    assert runs[False][2] == 0
+    assert runs[True][2] > 0  # the fixed keys were taken as drafts
+    # One pass saved per forced token (less one when the output ends on a forced token: plain
+    # decoding then skips the EOS-only step, jump-forward samples EOS in the draft's pass).
+    saved = runs[False][1] - runs[True][1]
+    assert saved in (runs[True][2], runs[True][2] - 1)
+
+
+def test_batch_agrees_with_single_rows(tiny: LoadedModel) -> None:
+    prompts = ["a", "a much longer prompt with many more tokens in it", "mid length prompt"]
+    batch = _decode(tiny, SCHEMA, prompts)
+    singles = [_decode(tiny, SCHEMA, [p])[0] for p in prompts]
+    assert batch == singles
+    seeded = SamplingParams(temperature=1.0, seed=7)
+    batch = _decode(tiny, SCHEMA, prompts, sampling=seeded)
+    # Row r of a seeded batch draws from its own stream, so it matches a batch where it is row r.
+    for r, prompt in enumerate(prompts):
+        padded = ["z"] * r + [prompt]
+        assert _decode(tiny, SCHEMA, padded, sampling=seeded)[r] == batch[r]
+
+
+def test_batch_with_and_without_jump_forward(tiny: LoadedModel) -> None:
+    prompts = ["one", "two words here", "three"]
+    assert _decode(tiny, SCHEMA, prompts, jump_forward=True) == _decode(
+        tiny, SCHEMA, prompts, jump_forward=False
+    )
+
+
+def test_overlap_off_gives_the_same_result(tiny: LoadedModel) -> None:
+    assert _decode(tiny, SCHEMA, ["q"], overlap=False) == _decode(tiny, SCHEMA, ["q"])
+
+
+def test_max_tokens_raises_with_the_partial_text(tiny: LoadedModel) -> None:
+    generator = typedgen.Generator(SCHEMA, tiny)
+    with pytest.raises(typedgen.IncompleteOutputError) as info:
+        generator("x", max_tokens=5)
+    error = info.value
+    assert error.partial_text.startswith('{"name":')
+    assert error.expected
+    assert "max_tokens=5" in str(error)
+
+
+def test_complete_at_max_tokens_is_a_result(tiny: LoadedModel) -> None:
+    # Any number of digits is a sentence: at the budget the text is complete, not an error.
+    text = typedgen.Generator(typedgen.Regex(r"[0-9]+"), tiny)("digits", max_tokens=4)
+    assert re.fullmatch(r"[0-9]+", text)
+
+
+def test_sampling_params_are_checked() -> None:
+    with pytest.raises(ValueError, match="temperature"):
+        SamplingParams(temperature=-1)
+    with pytest.raises(ValueError, match="top_p"):
+        SamplingParams(top_p=0)
+    with pytest.raises(ValueError, match="top_k"):
+        SamplingParams(top_k=0)

@@ -1,0 +1,230 @@
+"""The ``typedgen`` command line: ``grammar``, ``explain`` and ``generate``."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import typedgen
+from typedgen.errors import TypedgenError
+from typedgen.ir import Grammar
+
+__all__ = ["main"]
+
+_GRAMMAR_SUFFIXES = {".lark": "Lark", ".gbnf": "Gbnf"}
+_GENERATION_FAILURES = frozenset({"DecodeError", "IncompleteOutputError", "ValidationFailed"})
+
+
+class CliError(Exception):
+    """A usage or input error the command line reports without a traceback (exit code 2)."""
+
+
+def _add_source(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("output type (exactly one)")
+    source = group.add_mutually_exclusive_group(required=True)
+    source.add_argument("--schema", metavar="FILE", help="a JSON Schema file")
+    source.add_argument(
+        "--model-class",
+        metavar="MODULE:CLASS",
+        help="a Pydantic model or type, e.g. app.models:User",
+    )
+    source.add_argument("--grammar", metavar="FILE", help="a grammar file (.lark or .gbnf)")
+    source.add_argument("--regex", metavar="PATTERN", help="text fully matched by a regex")
+    source.add_argument(
+        "--choice", metavar="TEXT", action="append", help="one allowed string (repeat the option)"
+    )
+    group.add_argument(
+        "--lenient",
+        action="store_true",
+        help="with --schema: leave keywords the grammar cannot enforce to a validator",
+    )
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="typedgen",
+        description="Typed, grammar-constrained output from local language models.",
+        allow_abbrev=False,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {typedgen.__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    grammar = commands.add_parser(
+        "grammar",
+        help="print the canonical IR grammar of an output type",
+        description="Print the canonical IR text of an output type's grammar.",
+        allow_abbrev=False,
+    )
+    _add_source(grammar)
+    explain = commands.add_parser(
+        "explain",
+        help="show how each schema keyword is honoured",
+        description="Show, for every schema keyword, whether the grammar enforces it, a"
+        " validator checks it after decoding, or it is refused.",
+        allow_abbrev=False,
+    )
+    _add_source(explain)
+    generate = commands.add_parser(
+        "generate",
+        help="generate a value of an output type with a model",
+        description="Generate output constrained to an output type and print the value.",
+        allow_abbrev=False,
+    )
+    _add_source(generate)
+    generate.add_argument("--prompt", required=True, help="the prompt text; '-' reads stdin")
+    generate.add_argument(
+        "--model",
+        metavar="NAME_OR_PATH",
+        help="a .gguf file, model folder or id (default: bundled)",
+    )
+    generate.add_argument("--max-tokens", type=int, metavar="N", help="token budget")
+    generate.add_argument("--temperature", type=float, metavar="T", help="0 decodes greedily")
+    generate.add_argument("--seed", type=int, metavar="S", help="random seed for sampling")
+    generate.add_argument("--reasoning", action="store_true", help="let the model reason first")
+    generate.add_argument(
+        "--details", action="store_true", help="also print token counts and timing to stderr"
+    )
+    return parser
+
+
+def _import_object(spec: str) -> object:
+    """``module:attr.path`` imported with the current directory on ``sys.path``."""
+    module_name, sep, attr_path = spec.partition(":")
+    if not sep or not module_name or not attr_path:
+        raise CliError(f"--model-class wants MODULE:CLASS, got {spec!r}")
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.insert(0, cwd)
+    importlib.invalidate_caches()
+    try:
+        obj: object = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise CliError(f"cannot import module {module_name!r}: {exc}") from exc
+    for part in attr_path.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError as exc:
+            raise CliError(f"{spec!r}: {exc}") from exc
+    return obj
+
+
+def _read_schema(file: str) -> Any:
+    with open(file, encoding="utf-8") as handle:
+        try:
+            return json.load(handle)
+        except json.JSONDecodeError as exc:
+            raise CliError(f"{file}: not valid JSON: {exc}") from exc
+
+
+def _output_type(args: argparse.Namespace, *, lower_lenient: bool) -> object:
+    """The output type the source options name (a lenient schema lowered when asked)."""
+    if args.lenient and args.schema is None:
+        raise CliError("--lenient only applies to --schema")
+    if args.schema is not None:
+        schema = _read_schema(args.schema)
+        if args.lenient and lower_lenient:
+            return Grammar.from_json_schema(schema, strict=False)
+        return schema
+    if args.model_class is not None:
+        return _import_object(args.model_class)
+    if args.grammar is not None:
+        path = Path(args.grammar)
+        kind = _GRAMMAR_SUFFIXES.get(path.suffix.lower())
+        if kind is None:
+            supported = ", ".join(sorted(_GRAMMAR_SUFFIXES))
+            raise CliError(
+                f"{path}: unknown grammar suffix {path.suffix!r} (supported: {supported})"
+            )
+        if not path.is_file():
+            raise CliError(f"{path}: no such file")
+        return typedgen.Lark(path) if kind == "Lark" else typedgen.Gbnf(path)
+    if args.regex is not None:
+        return typedgen.Regex(args.regex)
+    return typedgen.Choice(*args.choice)
+
+
+def _render(value: object) -> str:
+    """A generated value as text: models and JSON data as indented JSON, strings as is."""
+    from pydantic import BaseModel
+    from pydantic_core import PydanticSerializationError, to_jsonable_python
+
+    if isinstance(value, str):
+        return value
+    if isinstance(value, BaseModel):
+        return value.model_dump_json(indent=2)
+    if value is None or isinstance(value, dict | list | tuple | int | float | bool):
+        try:
+            return json.dumps(to_jsonable_python(value), indent=2, ensure_ascii=False)
+        except (TypeError, ValueError, PydanticSerializationError):
+            return str(value)
+    return str(value)
+
+
+def _write(text: str, stream: Any = None) -> None:
+    out = sys.stdout if stream is None else stream
+    out.write(text if text.endswith("\n") else text + "\n")
+
+
+def _generate(args: argparse.Namespace) -> None:
+    generate = getattr(typedgen, "generate", None)
+    if generate is None:
+        raise CliError("typedgen.generate is not available in this version of typedgen")
+    output_type = _output_type(args, lower_lenient=True)
+    prompt = sys.stdin.read().removesuffix("\n") if args.prompt == "-" else args.prompt
+    model = typedgen.load_model(args.model) if args.model is not None else None
+    options: dict[str, Any] = {
+        name: getattr(args, name)
+        for name in ("max_tokens", "temperature", "seed")
+        if getattr(args, name) is not None
+    }
+    result = generate(
+        output_type,
+        prompt,
+        model=model,
+        reasoning=args.reasoning,
+        return_details=args.details,
+        **options,
+    )
+    if not args.details:
+        _write(_render(result))
+        return
+    _write(_render(result.value))
+    if getattr(result, "reasoning", None):
+        _write(f"reasoning: {result.reasoning}", sys.stderr)
+    _write(
+        f"typedgen: {result.prompt_tokens} prompt tokens, {result.sampled_tokens} sampled,"
+        f" {result.forced_tokens} forced, {result.attempts} attempt(s), {result.seconds:.2f}s",
+        sys.stderr,
+    )
+
+
+def _run(args: argparse.Namespace) -> None:
+    if args.command == "grammar":
+        _write(str(typedgen.grammar_of(_output_type(args, lower_lenient=True))))
+    elif args.command == "explain":
+        _write(str(typedgen.explain(_output_type(args, lower_lenient=False))))
+    else:
+        _generate(args)
+
+
+def _is_generation_failure(exc: BaseException) -> bool:
+    return any(cls.__name__ in _GENERATION_FAILURES for cls in type(exc).__mro__)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 1 generation failed, 2 bad input)."""
+    args = _build_parser().parse_args(argv)
+    try:
+        _run(args)
+    except (TypedgenError, CliError, OSError) as exc:
+        _write(f"typedgen: error: {exc}", sys.stderr)
+        return 1 if _is_generation_failure(exc) else 2
+    except KeyboardInterrupt:
+        _write("typedgen: interrupted", sys.stderr)
+        return 130
+    return 0

@@ -1,0 +1,309 @@
+"""The constrained decoding loop: KV cache, masks before sampling, overlap, jump-forward, batches.
+
+Every step feeds each live row the token it committed last (the prompt, at the start) plus a
+*draft*: the canonical tokenisation of the bytes the grammar forces next (``{"name": "`` after
+``{`` in a fixed schema). One forward pass yields logits after every fed token. The row then
+chooses tokens position by position exactly as plain decoding would (same mask, same sampler,
+same random draw); while its choice equals the draft token, the draft token is kept for free, and
+at the first difference the rest of the draft is dropped (its cache slots become holes). So
+jump-forward never changes what is generated, only how many forward passes it takes; with a
+natural tokenisation, a forced run of n tokens costs one pass instead of n.
+
+The masks of step t (one per draft position) are computed on a worker thread while the model
+computes step t's logits; torch releases the GIL inside its kernels.
+"""
+
+from __future__ import annotations
+
+import codecs
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from typedgen.decoding.forward import Forward
+from typedgen.decoding.sampling import SamplingParams, masked, unpack_masks
+from typedgen.errors import DecodeError, GenerationError, IncompleteOutputError
+
+if TYPE_CHECKING:
+    from typedgen.compiler.compiled import CompiledGrammar
+    from typedgen.compiler.vocabulary import Vocabulary
+    from typedgen.models import LoadedModel
+    from typedgen.runtime.matcher import Matcher
+
+__all__ = ["DecodeOptions", "Decoder", "Row", "describe_expected", "incomplete"]
+
+_EXECUTOR: ThreadPoolExecutor | None = None
+
+
+def _executor() -> ThreadPoolExecutor:
+    global _EXECUTOR
+    if _EXECUTOR is None:
+        _EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="typedgen-mask")
+    return _EXECUTOR
+
+
+@dataclass(frozen=True)
+class DecodeOptions:
+    """Loop settings shared by every row of a batch."""
+
+    max_tokens: int = 512
+    sampling: SamplingParams = field(default_factory=SamplingParams)
+    jump_forward: bool = True
+    overlap: bool = True
+
+    def __post_init__(self) -> None:
+        if self.max_tokens < 1:
+            raise ValueError(f"max_tokens must be >= 1, not {self.max_tokens}")
+
+
+@dataclass(eq=False)
+class Row:
+    """One sequence: its matcher, what it generated, and how it ended."""
+
+    matcher: Matcher
+    prompt_tokens: int
+    rng: np.random.Generator
+    tokens: list[int] = field(default_factory=list)
+    sampled: int = 0
+    forced: int = 0
+    done: bool = False
+    error: GenerationError | None = None
+    pending: list[int] = field(default_factory=list)
+    draft: list[int] = field(default_factory=list)
+
+    @property
+    def finished(self) -> bool:
+        """Ended with a complete sentence of the grammar."""
+        return self.done and self.error is None
+
+
+def describe_expected(matcher: Matcher, vocab: Vocabulary) -> str:
+    """What the grammar allows next, for error messages: forced bytes or the allowed bytes."""
+    forced = matcher.forced_bytes()
+    if forced:
+        return f"the grammar forces {forced.decode('utf-8', errors='replace')!r} next"
+    allowed = matcher.allowed_bytes()
+    if matcher.is_complete():
+        return "the end of the output or more" if allowed else "the end of the output"
+    if not allowed:
+        return "nothing (the text is complete)" if matcher.is_complete() else "nothing"
+    shown = ", ".join(repr(chr(b)) if b < 128 else f"0x{b:02x}" for b in allowed[:24])
+    more = f" and {len(allowed) - 24} more" if len(allowed) > 24 else ""
+    return f"one of the bytes {shown}{more}"
+
+
+def incomplete(max_tokens: int, text: str, expected: str) -> IncompleteOutputError:
+    """The error for a budget that ran out: the end of the text and what may come next."""
+    tail = text if len(text) <= 80 else "..." + text[-77:]
+    return IncompleteOutputError(
+        f"max_tokens={max_tokens} ran out before the output was complete; it ends with"
+        f" {tail!r} and {expected}",
+        partial_text=text,
+        expected=expected,
+        hint="raise max_tokens, or bound the grammar (maxLength, maxItems, {m,n}, maximum)",
+    )
+
+
+class Decoder:
+    """Runs one batch of prompts under one compiled grammar; iterate :meth:`steps`."""
+
+    def __init__(
+        self,
+        model: LoadedModel,
+        compiled: CompiledGrammar,
+        prompts: list[list[int]],
+        options: DecodeOptions,
+    ) -> None:
+        if not prompts or any(not p for p in prompts):
+            raise ValueError("every prompt must have at least one token")
+        self.model = model
+        self.compiled = compiled
+        self.options = options
+        self.vocab = compiled.vocabulary
+        self.rows = [
+            Row(compiled.matcher(), len(p), options.sampling.rng(i), pending=list(p))
+            for i, p in enumerate(prompts)
+        ]
+        self._n_words = (self.vocab.size + 31) // 32
+        pad = getattr(model.tokenizer, "pad_token_id", None)
+        if pad is None:
+            pad = next(iter(self.vocab.eos_ids), 0)
+        self._forward = Forward(model.model, len(prompts), model.device, int(pad))
+        self._drafts: dict[bytes, list[int]] = {}
+        self.forward_passes = 0
+        self.mask_seconds = 0.0
+        self.forward_seconds = 0.0
+
+    # -- the loop ---------------------------------------------------------------------------------
+    def steps(self) -> Iterator[list[tuple[int, list[int]]]]:
+        """Decode until every row is done; yields, per step, each row's newly committed tokens."""
+        for row in self.rows:
+            self._plan(row)
+        while True:
+            live = [i for i, row in enumerate(self.rows) if not row.done]
+            if not live:
+                return
+            feeds = [[] if row.done else row.pending + row.draft for row in self.rows]
+            need_from = [max(len(row.pending) - 1, 0) for row in self.rows]
+            job = None
+            if self.options.overlap:
+                job = _executor().submit(self._masks, live)
+            t0 = time.perf_counter()
+            logits, first_slot, offset = self._forward(feeds, need_from)
+            self.forward_seconds += time.perf_counter() - t0
+            self.forward_passes += 1
+            masks = job.result() if job is not None else self._masks(live)
+            update: list[tuple[int, list[int]]] = []
+            for i in live:
+                words, accepted = masks[i]
+                new = self._commit(i, logits, first_slot, offset, words, accepted)
+                update.append((i, new))
+            for i in live:
+                if not self.rows[i].done:
+                    self._plan(self.rows[i])
+            yield update
+
+    def run(self) -> list[Row]:
+        """Decode to the end and return the rows."""
+        for _ in self.steps():
+            pass
+        return self.rows
+
+    # -- per row ----------------------------------------------------------------------------------
+    def _masks(self, live: list[int]) -> dict[int, tuple[npt.NDArray[np.int32], int]]:
+        """Each live row's masks after its committed text and after every draft prefix.
+
+        The matcher accepts the draft as it goes (``accepted`` tokens of it); the commit rolls
+        back whatever the model does not keep.
+        """
+        t0 = time.perf_counter()
+        out: dict[int, tuple[npt.NDArray[np.int32], int]] = {}
+        for i in live:
+            row = self.rows[i]
+            words = np.zeros((len(row.draft) + 1, self._n_words), dtype=np.int32)
+            matcher = row.matcher
+            matcher.fill_next_token_bitmask(words, 0)
+            accepted = 0
+            for j, token in enumerate(row.draft):
+                if not matcher.accept_token(token):
+                    break
+                accepted += 1
+                matcher.fill_next_token_bitmask(words, j + 1)
+            out[i] = (words, accepted)
+        self.mask_seconds += time.perf_counter() - t0
+        return out
+
+    def _commit(
+        self,
+        i: int,
+        logits: Any,
+        first_slot: int,
+        offset: int,
+        words: npt.NDArray[np.int32],
+        accepted: int,
+    ) -> list[int]:
+        """Choose row ``i``'s tokens from this pass's logits; returns the tokens committed."""
+        row = self.rows[i]
+        sampling = self.options.sampling
+        base = len(row.pending) - 1
+        fed = len(row.pending) + len(row.draft)
+        allowed = unpack_masks(words[: accepted + 1], logits.shape[-1], logits.device)
+        empty = ~allowed.any(dim=1)
+        new: list[int] = []
+        kept_draft = 0
+        chosen = -1
+        for j in range(accepted + 1):
+            if bool(empty[j]):
+                break
+            scores = masked(logits[i, base + j - offset].clone(), allowed[j])
+            chosen = sampling.choose(scores, row.rng)
+            if j < accepted and chosen == row.draft[j]:
+                kept_draft += 1
+                new.append(chosen)
+                continue
+            break
+        else:  # pragma: no cover - the loop always breaks
+            pass
+        # The matcher holds the accepted draft; keep the part the model agreed with.
+        row.matcher.rollback(accepted - kept_draft)
+        row.forced += kept_draft
+        row.tokens.extend(new)
+        self._forward.advance(i, len(row.pending) + kept_draft)
+        self._forward.hole(i, first_slot + len(row.pending) + kept_draft, first_slot + fed)
+        row.pending = []
+        row.draft = []
+        if chosen < 0 or bool(empty[kept_draft]):
+            self._fail_dead(row)
+            return new
+        if not row.matcher.accept_token(chosen):  # pragma: no cover - the mask allowed it
+            self._fail_dead(row)
+            return new
+        if chosen in self.vocab.eos_ids:
+            row.done = True
+            return new
+        row.sampled += 1
+        row.tokens.append(chosen)
+        new.append(chosen)
+        row.pending = [chosen]
+        matcher = row.matcher
+        if matcher.is_complete() and not matcher.allowed_bytes():
+            row.done = True  # only EOS can follow: plain decoding would choose it
+        elif len(row.tokens) >= self.options.max_tokens:
+            row.done = True
+            if not matcher.is_complete():
+                row.error = incomplete(
+                    self.options.max_tokens, self.text(row), describe_expected(matcher, self.vocab)
+                )
+        return new
+
+    def _fail_dead(self, row: Row) -> None:
+        row.done = True
+        row.error = DecodeError(
+            "the grammar allows no next token although the output is incomplete",
+            partial_text=self.text(row),
+            hint="this is a typedgen bug or a vocabulary that cannot spell the grammar;"
+            " please report the grammar and the partial text",
+        )
+
+    def _plan(self, row: Row) -> None:
+        """Set the row's draft: the canonical tokens of the bytes the grammar forces next."""
+        if not self.options.jump_forward:
+            return
+        room = self.options.max_tokens - len(row.tokens) - 1
+        if room <= 0:
+            return
+        forced = row.matcher.forced_bytes()
+        if forced:
+            row.draft = self._draft(forced)[:room]
+
+    def _draft(self, forced: bytes) -> list[int]:
+        found = self._drafts.get(forced)
+        if found is not None:
+            return found
+        try:  # the complete characters at the front (none if it starts mid-character)
+            text = codecs.getincrementaldecoder("utf-8")().decode(forced)
+        except UnicodeDecodeError:
+            text = ""
+        tokens: list[int] = []
+        if text:
+            ids = self.model.tokenizer.encode(text, add_special_tokens=False)
+            spelled = b""
+            table, special = self.vocab.tokens, self.vocab.special_ids
+            for t in ids:
+                piece = table[t] if 0 <= t < len(table) else b""
+                if not piece or t in special or not forced.startswith(spelled + piece):
+                    break
+                spelled += piece
+                tokens.append(t)
+        self._drafts[forced] = tokens
+        return tokens
+
+    # -- results ----------------------------------------------------------------------------------
+    def text(self, row: Row) -> str:
+        """The row's generated text (invalid UTF-8 at a cut shown as U+FFFD)."""
+        return self.vocab.decode(row.tokens).decode("utf-8", errors="replace")

@@ -1,0 +1,437 @@
+"""``typedgen.generate`` and ``typedgen.Generator``: declaration in, typed object out.
+
+The pipeline is the one in DESIGN.md: ``grammar_of(output_type)`` (with a scratchpad in front when
+``reasoning=True``), ``compile`` for the model's vocabulary (cached), the decoding loop, binding
+to the output type, then validators with a bounded retry that shows the model its mistake.
+torch and transformers are imported only when a model runs.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from typedgen import reasoning as _scratch
+from typedgen.binding import binder_for, is_json_output
+from typedgen.binding.partial import PartialJSONParser
+from typedgen.decoding.loop import DecodeOptions, Decoder, Row
+from typedgen.decoding.sampling import SamplingParams
+from typedgen.errors import GenerationError, ValidationFailed
+from typedgen.types import grammar_of
+from typedgen.validation import Attempt, Validator, check, feedback, validation_errors
+
+if TYPE_CHECKING:
+    from typedgen.compiler.compiled import CompiledGrammar
+    from typedgen.ir.grammar import Grammar
+    from typedgen.models import LoadedModel
+
+__all__ = ["Details", "Generator", "Prompt", "StreamEvent", "generate"]
+
+Message = Mapping[str, str]
+Prompt = str | Sequence[Message]
+"""A user message as text, or a conversation (``[{"role": ..., "content": ...}, ...]``)."""
+
+_DEFAULT_MODELS: dict[str | None, LoadedModel] = {}
+
+
+def _default_model(device: str | None = None) -> LoadedModel:
+    from typedgen.models import load_model
+
+    found = _DEFAULT_MODELS.get(device)
+    if found is None:
+        found = _DEFAULT_MODELS[device] = load_model(device=device)
+    return found
+
+
+@dataclass(frozen=True)
+class Details:
+    """A result with everything about how it was made (``return_details=True``)."""
+
+    value: Any
+    text: str
+    """The final attempt's full text (scratchpad included)."""
+    reasoning: str | None
+    """The scratchpad, or the output's ``Reasoning`` field, when there is one."""
+    prompt_tokens: int
+    sampled_tokens: int
+    forced_tokens: int
+    """Tokens taken from the grammar's forced bytes by jump-forward (no sampling needed)."""
+    seconds: float
+    attempts: tuple[Attempt, ...]
+    forward_passes: int = 0
+
+
+@dataclass(frozen=True)
+class StreamEvent:
+    """One step of :meth:`Generator.stream`.
+
+    ``delta`` is the new text, ``text`` all text of this attempt so far; for JSON outputs,
+    ``partial`` is the value parsed so far (complete fields only, nested containers partial).
+    The last event has ``done=True`` and the bound, validated ``value``.
+    """
+
+    delta: str
+    text: str
+    attempt: int
+    partial: Any = None
+    done: bool = False
+    value: Any = None
+
+
+@dataclass
+class _Settings:
+    max_tokens: int = 512
+    temperature: float = 0.0
+    top_k: int | None = None
+    top_p: float | None = None
+    seed: int | None = None
+    jump_forward: bool = True
+    num_beams: int = 1
+    max_retries: int = 2
+    system: str | None = None
+    validators: tuple[Validator, ...] = ()
+
+    def updated(self, overrides: Mapping[str, Any]) -> _Settings:
+        unknown = set(overrides) - set(self.__dataclass_fields__)
+        if unknown:
+            raise TypeError(f"unknown generation options: {', '.join(sorted(unknown))}")
+        changes = dict(overrides)
+        if "validators" in changes:
+            changes["validators"] = tuple(changes["validators"] or ())
+        return replace(self, **changes)
+
+    def decode_options(self) -> DecodeOptions:
+        sampling = SamplingParams(self.temperature, self.top_k, self.top_p, self.seed)
+        return DecodeOptions(self.max_tokens, sampling, self.jump_forward)
+
+
+class Generator:
+    """An output type compiled once for a model, called many times.
+
+    ``reasoning=True`` (or a character bound, e.g. ``reasoning=2000``) puts a free-text
+    scratchpad before the structure. Every other keyword is a default for the calls and may be
+    overridden per call: ``max_tokens``, ``temperature``, ``top_k``, ``top_p``, ``seed``,
+    ``jump_forward``, ``num_beams``, ``max_retries``, ``system``, ``validators``.
+    """
+
+    def __init__(
+        self,
+        output_type: object,
+        model: LoadedModel | None = None,
+        *,
+        reasoning: bool | int = False,
+        **defaults: Any,
+    ) -> None:
+        self.output_type = output_type
+        self._model = model
+        self._settings = _Settings().updated(defaults)
+        grammar = grammar_of(output_type)
+        self.reasoning = (
+            0
+            if reasoning is False
+            else _scratch.DEFAULT_SCRATCH_CHARS
+            if reasoning is True
+            else int(reasoning)
+        )
+        if self.reasoning:
+            grammar = _scratch.with_scratchpad(grammar, self.reasoning)
+        self.grammar: Grammar = grammar
+        self._bind = binder_for(output_type)
+        self._json = is_json_output(output_type)
+        self._reasoning_keys = _reasoning_keys(output_type) if self._json else ()
+        self._compiled: dict[str, CompiledGrammar] = {}
+
+    # -- set-up ---------------------------------------------------------------------------------
+    @property
+    def model(self) -> LoadedModel:
+        """The model (the bundled default is loaded on first use)."""
+        if self._model is None:
+            self._model = _default_model()
+        return self._model
+
+    def compiled(self) -> CompiledGrammar:
+        """The grammar compiled for the model's vocabulary (cached)."""
+        from typedgen.api import compile as compile_grammar
+
+        vocab = self.model.vocabulary
+        found = self._compiled.get(vocab.fingerprint)
+        if found is None:
+            found = self._compiled[vocab.fingerprint] = compile_grammar(self.grammar, vocab)
+        return found
+
+    # -- calls ------------------------------------------------------------------------------------
+    def __call__(self, prompt: Prompt, *, return_details: bool = False, **options: Any) -> Any:
+        """Generate one value for ``prompt`` (a ``Details`` with ``return_details=True``)."""
+        settings = self._settings.updated(options)
+        details = self._attempts(prompt, settings)
+        return details if return_details else details.value
+
+    def batch(
+        self, prompts: Sequence[Prompt], *, return_details: bool = False, **options: Any
+    ) -> list[Any]:
+        """One value per prompt, decoded together in one padded batch (one matcher per row).
+
+        Rows that fail validation are retried one by one with feedback.
+        """
+        settings = self._settings.updated(options)
+        if settings.num_beams > 1:
+            return [self(p, return_details=return_details, **options) for p in prompts]
+        started = time.perf_counter()
+        conversations = [_messages(p, settings.system) for p in prompts]
+        encoded = [self._encode(c) for c in conversations]
+        decoder = Decoder(self.model, self.compiled(), encoded, settings.decode_options())
+        rows = decoder.run()
+        results: list[Any] = []
+        for conv, ids, row in zip(conversations, encoded, rows, strict=True):
+            first = self._finish(settings, decoder, row)
+            if first.ok:
+                details = self._details(first, [first], len(ids), started, decoder)
+            else:
+                details = self._attempts(conv, settings, first=first)
+            results.append(details if return_details else details.value)
+        return results
+
+    def stream(self, prompt: Prompt, **options: Any) -> Iterator[StreamEvent]:
+        """Yield text deltas (and partial objects for JSON outputs) as tokens are committed."""
+        settings = self._settings.updated(options)
+        if settings.num_beams > 1:
+            raise ValueError("streaming decodes one sequence; it cannot use beam search")
+        yield from self._stream_attempts(prompt, settings)
+
+    # -- the retry loop ---------------------------------------------------------------------------
+    def _attempts(
+        self,
+        prompt: Prompt,
+        settings: _Settings,
+        first: Attempt | None = None,
+    ) -> Details:
+        for event in self._stream_attempts(prompt, settings, first=first, emit=False):
+            if event.done:
+                assert isinstance(event.value, Details)
+                return event.value
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _stream_attempts(
+        self,
+        prompt: Prompt,
+        settings: _Settings,
+        *,
+        first: Attempt | None = None,
+        emit: bool = True,
+    ) -> Iterator[StreamEvent]:
+        started = time.perf_counter()
+        messages = _messages(prompt, settings.system)
+        attempts: list[Attempt] = []
+        if first is not None:
+            attempts.append(first)
+            messages += feedback(first.text, first.error or "")
+        while True:
+            ids = self._encode(messages)
+            attempt_no = len(attempts)
+            decoder: Decoder | None = None
+            if settings.num_beams > 1:
+                from typedgen.decoding.beam import beam_search
+
+                beam = beam_search(
+                    self.model, self.compiled(), ids, settings.num_beams, settings.decode_options()
+                )
+                attempt = self._attempt_from(settings, beam.text, beam.sampled, 0, beam.error)
+            else:
+                decoder = Decoder(self.model, self.compiled(), [ids], settings.decode_options())
+                row = decoder.rows[0]
+                if emit:
+                    yield from self._events(decoder, row, attempt_no)
+                else:
+                    decoder.run()
+                attempt = self._finish(settings, decoder, row)
+            attempts.append(attempt)
+            if attempt.ok:
+                details = self._details(attempt, attempts, len(ids), started, decoder)
+                if emit:
+                    yield StreamEvent("", attempt.text, attempt_no, None, True, details.value)
+                else:
+                    yield StreamEvent("", attempt.text, attempt_no, None, True, details)
+                return
+            if len(attempts) > settings.max_retries:
+                raise ValidationFailed(
+                    f"{len(attempts)} attempt(s) failed validation; last error: {attempt.error}",
+                    attempts=attempts,
+                    hint="raise max_retries, relax the validator, or say more in the prompt",
+                )
+            messages = messages + feedback(attempt.text, attempt.error or "")
+
+    def _events(self, decoder: Decoder, row: Row, attempt_no: int) -> Iterator[StreamEvent]:
+        utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        parser = PartialJSONParser() if self._json else None
+        table = decoder.vocab.tokens
+        text = ""
+        answer_from = None if self.reasoning else 0
+        fed = 0
+        for update in decoder.steps():
+            for _, tokens in update:
+                delta = utf8.decode(b"".join(table[t] for t in tokens))
+                if not delta:
+                    continue
+                text += delta
+                partial = None
+                if parser is not None:
+                    if answer_from is None and _scratch.ANSWER_MARK in text:
+                        answer_from = text.index(_scratch.ANSWER_MARK) + len(_scratch.ANSWER_MARK)
+                    if answer_from is not None:
+                        state = parser.feed(text[max(fed, answer_from) :])
+                        fed = len(text)
+                        if state is not None:
+                            partial = self._partial_object(state.value)
+                yield StreamEvent(delta, text, attempt_no, partial)
+
+    def _partial_object(self, value: Any) -> Any:
+        """For a Pydantic model, the fields complete so far, validated one by one."""
+        model: Any = self.output_type
+        if not isinstance(value, dict) or not hasattr(model, "model_construct"):
+            return value
+        fields = getattr(model, "model_fields", {})
+        aliases = {(f.alias or name): name for name, f in fields.items()}
+        instance = model.model_construct()
+        for key, raw in value.items():
+            name = aliases.get(key, key)
+            try:
+                model.__pydantic_validator__.validate_assignment(instance, name, raw)
+            except validation_errors():
+                object.__setattr__(instance, str(name), raw)
+        return instance
+
+    # -- attempts -------------------------------------------------------------------------------
+    def _finish(self, settings: _Settings, decoder: Decoder, row: Row) -> Attempt:
+        if row.error is not None:
+            raise row.error
+        return self._attempt_from(settings, decoder.text(row), row.sampled, row.forced, None)
+
+    def _attempt_from(
+        self,
+        settings: _Settings,
+        text: str,
+        sampled: int,
+        forced: int,
+        error: GenerationError | None,
+    ) -> Attempt:
+        if error is not None:
+            raise error
+        reasoning: str | None = None
+        answer = text
+        if self.reasoning:
+            reasoning, answer = _scratch.split(text)
+        try:
+            value = self._bind(answer)
+        except validation_errors() as exc:
+            return Attempt(text, None, _short(exc), reasoning, sampled, forced)
+        if reasoning is None and self._reasoning_keys:
+            reasoning = _field_reasoning(answer, self._reasoning_keys)
+        problem = check(value, settings.validators)
+        return Attempt(text, value, problem, reasoning, sampled, forced)
+
+    def _details(
+        self,
+        attempt: Attempt,
+        attempts: list[Attempt],
+        prompt_tokens: int,
+        started: float,
+        decoder: Decoder | None,
+    ) -> Details:
+        return Details(
+            value=attempt.value,
+            text=attempt.text,
+            reasoning=attempt.reasoning,
+            prompt_tokens=prompt_tokens,
+            sampled_tokens=attempt.sampled_tokens,
+            forced_tokens=attempt.forced_tokens,
+            seconds=time.perf_counter() - started,
+            attempts=tuple(attempts),
+            forward_passes=decoder.forward_passes if decoder is not None else 0,
+        )
+
+    def _encode(self, messages: list[dict[str, str]]) -> list[int]:
+        return encode_messages(self.model.tokenizer, messages)
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _messages(prompt: Prompt, system: str | None) -> list[dict[str, str]]:
+    if isinstance(prompt, str):
+        messages = [{"role": "user", "content": prompt}]
+    else:
+        messages = [dict(m) for m in prompt]
+        if not messages or any("role" not in m or "content" not in m for m in messages):
+            raise ValueError("chat messages need a 'role' and a 'content' each")
+    if system is not None and messages[0]["role"] != "system":
+        messages.insert(0, {"role": "system", "content": system})
+    return messages
+
+
+def encode_messages(tokenizer: Any, messages: list[dict[str, str]]) -> list[int]:
+    """Token ids of a conversation, ready for the assistant's answer (the chat template, if any)."""
+    if getattr(tokenizer, "chat_template", None):
+        encoded = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=True)
+        if isinstance(encoded, Mapping) or hasattr(encoded, "input_ids"):
+            encoded = encoded["input_ids"]
+        return [int(t) for t in encoded]
+    text = "\n\n".join(
+        m["content"] if m["role"] == "user" else f"{m['role'].capitalize()}: {m['content']}"
+        for m in messages
+    )
+    ids: list[int] = tokenizer.encode(text + "\n")
+    return ids
+
+
+def _reasoning_keys(output_type: object) -> tuple[str, ...]:
+    from typedgen.frontends.jsonschema.pydantic import REASONING_KEY, pydantic_schema
+
+    schema = output_type if isinstance(output_type, dict) else None
+    if schema is None:
+        try:
+            schema = pydantic_schema(output_type)
+        except Exception:  # no schema means no reasoning fields
+            return ()
+    props = schema.get("properties")
+    if not isinstance(props, dict):
+        return ()
+    return tuple(k for k, v in props.items() if isinstance(v, dict) and v.get(REASONING_KEY))
+
+
+def _field_reasoning(answer: str, keys: tuple[str, ...]) -> str | None:
+    try:
+        value = json.loads(answer)
+    except ValueError:
+        return None
+    if not isinstance(value, dict):
+        return None
+    parts = [value[k] for k in keys if isinstance(value.get(k), str)]
+    return "\n".join(parts) if parts else None
+
+
+def generate(
+    output_type: object,
+    prompt: Prompt,
+    *,
+    model: LoadedModel | None = None,
+    reasoning: bool | int = False,
+    return_details: bool = False,
+    **options: Any,
+) -> Any:
+    """Generate a value of ``output_type`` for ``prompt`` with ``model`` (default: bundled).
+
+    ``output_type`` is a Pydantic model or ``TypeAdapter``-able type, a JSON Schema dict, a
+    ``typedgen.ir.Grammar``, or ``Lark(...)``, ``Gbnf(...)``, ``Regex(...)``, ``Choice(...)``.
+    Options: ``max_tokens`` (512), ``temperature`` (0: greedy), ``top_k``, ``top_p``, ``seed``,
+    ``validators`` (callables on the value), ``max_retries`` (2), ``system``, ``num_beams``,
+    ``jump_forward`` (True). Raises ``IncompleteOutputError`` when ``max_tokens`` runs out,
+    ``ValidationFailed`` when every attempt fails a validator.
+    """
+    generator = Generator(output_type, model, reasoning=reasoning)
+    return generator(prompt, return_details=return_details, **options)
