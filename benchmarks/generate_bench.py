@@ -93,6 +93,7 @@ WORKLOADS: dict[str, tuple[str, object, list[str]]] = {
 VALIDITY_PROMPT = (
     "Generate a JSON object that is a valid instance of this JSON Schema. Reply with JSON only.\n\n"
 )
+TAG = {False: "jf_off", True: "jf_on"}
 FENCE = re.compile(r"```[a-zA-Z]*\s*\n?(.*?)(?:```|$)", re.S)
 
 
@@ -100,14 +101,10 @@ def log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def timed(fn: Callable[[], Any], repeats: int = 1) -> tuple[float, Any]:
-    """The fastest of ``repeats`` calls (seconds) and the last result."""
-    best, result = float("inf"), None
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, result
+def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
+    t0 = time.perf_counter()
+    result = fn()
+    return time.perf_counter() - t0, result
 
 
 def encode(model: typedgen.LoadedModel, prompt: str) -> list[int]:
@@ -160,10 +157,10 @@ def hf_generate(model: typedgen.LoadedModel, prompt: str, n: int) -> int:
 
 
 def fresh_generator(
-    output_type: object, model: typedgen.LoadedModel, **defaults: Any
+    output_type: object, model: typedgen.LoadedModel
 ) -> tuple[typedgen.Generator, float]:
     """A Generator on a grammar compiled just now (cache=False: its lazy tables start empty)."""
-    gen = typedgen.Generator(output_type, model, **defaults)
+    gen = typedgen.Generator(output_type, model, max_retries=0)
     t0 = time.perf_counter()
     compiled = typedgen.compile(gen.grammar, model.vocabulary, cache=False)
     # Bypass the process-wide compile cache, which would hand back already warmed tables.
@@ -188,30 +185,34 @@ def throughput(model: typedgen.LoadedModel, args: argparse.Namespace) -> Json:
     for name in args.workloads:
         what, output_type, prompts = WORKLOADS[name]
         rows = []
+        limit = args.throughput_max_tokens
         for prompt in prompts[: args.prompts]:
-            row: Json = {"prompt": prompt}
-            for jf, tag in ((False, "jf_off"), (True, "jf_on")):
-                gen, row[f"compile_s_{tag}"] = fresh_generator(output_type, model, max_retries=0)
-                row[f"cold_{tag}"] = constrained_run(gen, prompt, jf, args.throughput_max_tokens)
-                row[f"warm_{tag}"] = min(
-                    (
-                        constrained_run(gen, prompt, jf, args.throughput_max_tokens)
-                        for _ in range(args.repeats)
-                    ),
-                    key=lambda r: r["seconds"],
-                )
-            runs = [row[k] for k in ("cold_jf_off", "warm_jf_off", "cold_jf_on", "warm_jf_on")]
-            n = row["n"] = row["warm_jf_off"]["tokens"]
+            row: Json = {"prompt": prompt, "loadavg_1min_before": os.getloadavg()[0]}
+            gens: dict[bool, typedgen.Generator] = {}
+            for jf in (False, True):
+                gens[jf], row[f"compile_s_{TAG[jf]}"] = fresh_generator(output_type, model)
+                cold = row[f"cold_{TAG[jf]}"] = constrained_run(gens[jf], prompt, jf, limit)
+                log(f"[{name}] cold {TAG[jf]}: {cold['tokens']} tokens, {cold['seconds']:.2f}s")
+            n = row["n"] = row["cold_jf_off"]["tokens"]
+            # Warm and baseline runs take turns, so that load from elsewhere hits them alike.
+            warm: dict[bool, list[Json]] = {False: [], True: []}
+            fwd, hf = [], []
+            for _ in range(args.repeats):
+                for jf in (False, True):
+                    warm[jf].append(constrained_run(gens[jf], prompt, jf, limit))
+                fwd.append(timed(lambda p=prompt, n=n: forward_greedy(model, p, n)))
+                hf.append(timed(lambda p=prompt, n=n: hf_generate(model, p, n)))
+            for jf in (False, True):
+                row[f"warm_{TAG[jf]}"] = min(warm[jf], key=lambda r: r["seconds"])
+            row["forward_s"], (_, row["forward_passes"]) = min(fwd, key=lambda r: r[0])
+            row["hf_s"], row["hf_tokens"] = min(hf, key=lambda r: r[0])
+            runs = [row[f"{k}_{TAG[jf]}"] for k in ("cold", "warm") for jf in (False, True)]
             row["same_output"] = all(r["text"] == runs[0]["text"] for r in runs)
-            row["forward_s"], (_, row["forward_passes"]) = timed(
-                lambda p=prompt, n=n: forward_greedy(model, p, n), args.repeats
-            )
-            row["hf_s"], got = timed(lambda p=prompt, n=n: hf_generate(model, p, n), args.repeats)
-            row["hf_tokens"] = got
             log(
                 f"[{name}] N={n} warm jf off {row['warm_jf_off']['seconds']:.2f}s"
                 f" on {row['warm_jf_on']['seconds']:.2f}s, forward {row['forward_s']:.2f}s,"
-                f" hf {row['hf_s']:.2f}s; {runs[0]['text'][:60]!r}"
+                f" hf {row['hf_s']:.2f}s, load {os.getloadavg()[0]:.1f};"
+                f" {runs[0]['text'][:60]!r}"
             )
             rows.append(row)
         out[name] = {"what": what, "rows": rows, "summary": summarise_throughput(rows)}
@@ -242,18 +243,13 @@ def print_throughput(res: Json) -> None:
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name, w in res.items():
         for i, r in enumerate(w["rows"], 1):
-            passes = (
-                f"{r['warm_jf_off']['forward_passes']}/{r['warm_jf_on']['forward_passes']}"
-                f"/{r['forward_passes']}"
+            runs = [r[k] for k in ("warm_jf_off", "warm_jf_on")]
+            passes = "/".join(
+                str(x) for x in (*(q["forward_passes"] for q in runs), r["forward_passes"])
             )
+            times = [r[k]["seconds"] for k in ("cold_jf_off", "warm_jf_off", "cold_jf_on")]
             secs = " | ".join(
-                f"{x:.2f}"
-                for x in (
-                    *(r[k]["seconds"] for k in ("cold_jf_off", "warm_jf_off", "cold_jf_on")),
-                    r["warm_jf_on"]["seconds"],
-                    r["forward_s"],
-                    r["hf_s"],
-                )
+                f"{x:.2f}" for x in (*times, runs[1]["seconds"], r["forward_s"], r["hf_s"])
             )
             same = "yes" if r["same_output"] else "NO"
             print(f"| {name} | {i} | {r['n']} | {passes} | {secs} | {same} |")
@@ -327,7 +323,7 @@ def sample_schemas(
             skipped.append({**skip, "reason": "prompt too long", "detail": f"> {limit} tokens"})
             continue
         try:
-            gen, compile_s = fresh_generator(item["schema"], model, max_retries=0)
+            gen, compile_s = fresh_generator(item["schema"], model)
         except (typedgen.TypedgenError, RecursionError) as exc:
             skipped.append({**skip, "reason": type(exc).__name__, "detail": str(exc)[:160]})
             continue
@@ -380,7 +376,8 @@ def print_validity(res: Json, max_tokens: int) -> None:
     reasons = Counter(s["reason"] for s in res["skipped"])
     print(f"Skipped before reaching {n}: {len(res['skipped'])} {dict(reasons)}")
     for s in res["skipped"]:
-        print(f"* skipped {s['subset']}/{s['name']}: {s['reason']}: {s['detail'][:120]}")
+        detail = " ".join(s["detail"].split())[:120]
+        print(f"* skipped {s['name']} ({s['subset']}): {s['reason']}: {detail}")
     kinds = ("valid", "invalid", "unparseable", "incomplete", "error", "oracle-error")
     print("\n| side | valid fraction | " + " | ".join(kinds) + " | valid w/ format | seconds |")
     print("|---|---|" + "---|" * len(kinds) + "---|---|")
@@ -398,7 +395,7 @@ def print_validity(res: Json, max_tokens: int) -> None:
             o = r[side]
             if o["outcome"] != "valid":
                 extra = f" ({o['detail']})" if o.get("detail") else ""
-                print(f"* {side}: {r['subset']}/{r['name']}: {o['outcome']}{extra}")
+                print(f"* {side}: {r['name']} ({r['subset']}): {o['outcome']}{extra}")
     print()
 
 
@@ -412,6 +409,7 @@ def main() -> None:
     parser.add_argument("--schemas", type=int, default=50)
     parser.add_argument("--max-tokens", type=int, default=256, help="validity token budget")
     parser.add_argument("--json", help="also write every raw number here")
+    parser.add_argument("--threads", type=int, help="torch.set_num_threads (default: untouched)")
     args = parser.parse_args()
     args.workloads = [w.strip() for w in args.workloads.split(",") if w.strip()]
     unknown = set(args.workloads) - set(WORKLOADS)
@@ -421,6 +419,8 @@ def main() -> None:
     import transformers
 
     transformers.logging.set_verbosity_error()
+    if args.threads:
+        torch.set_num_threads(args.threads)
     t0 = time.perf_counter()
     model = typedgen.load_model()
     meta: Json = {

@@ -10,7 +10,7 @@ terminal's states, which keeps the lexer small (see ``frontends/jsonschema/scala
 from __future__ import annotations
 
 from typedgen.ir.grammar import Grammar, Rule
-from typedgen.ir.nodes import CharClass, Expr, Lit, Ref, Repeat, Seq
+from typedgen.ir.nodes import Alt, CharClass, Expr, Lit, Ref, Repeat, Seq
 from typedgen.ir.origin import Origin
 
 __all__ = ["ANSWER_MARK", "DEFAULT_SCRATCH_CHARS", "REASONING_MARK", "split", "with_scratchpad"]
@@ -27,23 +27,33 @@ def with_scratchpad(grammar: Grammar, max_chars: int = DEFAULT_SCRATCH_CHARS) ->
     if max_chars < 1:
         raise ValueError(f"the scratchpad needs a positive character bound, not {max_chars}")
     origin = Origin(source="reasoning")
-    names = {f"{_PREFIX}_{n}" for n in ("start", "text", "CHUNK", "TAIL")}
+    names = {f"{_PREFIX}_{n}" for n in ("start", "text", "CHUNK", "SHORT", "REST")}
     clash = names & set(grammar.rules)
     if clash:
         raise ValueError(f"the grammar already defines {sorted(clash)}; rename those rules")
     line = CharClass.of("\n", negated=True)
     chunks, rest = divmod(max_chars, _CHUNK)
     rules = list(grammar)
-    rules.append(
-        Rule(f"{_PREFIX}_CHUNK", Repeat(line, _CHUNK, _CHUNK), lexical=True, origin=origin)
-    )
-    tail_max = rest if chunks == 0 else _CHUNK - 1 + rest
-    text: Expr = Repeat(Ref(f"{_PREFIX}_CHUNK"), 0, chunks)
-    if tail_max:
-        rules.append(
-            Rule(f"{_PREFIX}_TAIL", Repeat(line, 1, tail_max), lexical=True, origin=origin)
-        )
-        text = Seq((text, Repeat(Ref(f"{_PREFIX}_TAIL"), 0, 1)))
+
+    def terminal(name: str, lo: int, hi: int) -> Ref:
+        rules.append(Rule(f"{_PREFIX}_{name}", Repeat(line, lo, hi), lexical=True, origin=origin))
+        return Ref(f"{_PREFIX}_{name}")
+
+    # Lengths below chunks*16: up to chunks-1 full chunks and a short tail; from chunks*16 on:
+    # every chunk and a tail of at most `rest`. The two sets of lengths are disjoint.
+    short = terminal("SHORT", 1, _CHUNK - 1)
+    text: Expr = Repeat(short, 0, 1)
+    if chunks:
+        chunk = terminal("CHUNK", _CHUNK, _CHUNK)
+        full: Expr = Repeat(chunk, chunks, chunks)
+        if rest:
+            tail = short if rest == _CHUNK - 1 else terminal("REST", 1, rest)
+            full = Seq((full, Repeat(tail, 0, 1)))
+        below = Seq((Repeat(chunk, 0, chunks - 1), Repeat(short, 0, 1)))
+        text = Alt((below, full))
+    elif rest < _CHUNK - 1:
+        text = Repeat(terminal("REST", 1, rest), 0, 1)
+        rules.remove(next(r for r in rules if r.name == f"{_PREFIX}_SHORT"))
     rules.append(Rule(f"{_PREFIX}_text", text, origin=origin))
     rules.append(
         Rule(

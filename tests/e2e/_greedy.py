@@ -1,15 +1,18 @@
-"""The quickstart's greedy loop, used as the end-to-end harness (so the example is tested too)."""
+"""Greedy constrained decoding through typedgen's own loop, as the frontends' end-to-end harness."""
 
 from __future__ import annotations
 
 import typedgen
-from examples.quickstart import constrained_greedy as _greedy
+from typedgen.decoding.loop import DecodeOptions, Decoder
+from typedgen.generation import encode_messages
 from typedgen.models import LoadedModel
 
 
 def constrained_greedy(
     loaded: LoadedModel, compiled: typedgen.CompiledGrammar, prompt: str, max_tokens: int = 64
 ) -> tuple[str, bool]:
-    """Greedy decode under the grammar; returns (text, finished with EOS)."""
-    result = _greedy(loaded, compiled, prompt, max_tokens)
-    return result.text, result.finished
+    """Greedy decode under the grammar; returns (text, finished with a complete sentence)."""
+    ids = encode_messages(loaded.tokenizer, [{"role": "user", "content": prompt}])
+    decoder = Decoder(loaded, compiled, [ids], DecodeOptions(max_tokens=max_tokens))
+    (row,) = decoder.run()
+    return decoder.text(row), row.finished

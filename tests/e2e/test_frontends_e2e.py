@@ -75,11 +75,3 @@ def test_choice_sentiment(loaded: LoadedModel) -> None:
         8,
     )
     assert text in options
-
-
-def test_quickstart_example_runs(loaded: LoadedModel, capsys: pytest.CaptureFixture[str]) -> None:
-    from examples import quickstart
-
-    quickstart.main()
-    out = capsys.readouterr().out
-    assert out.count("(complete)") == len(quickstart.EXAMPLES), out

@@ -14,7 +14,7 @@ import numpy as np
 
 from typedgen.decoding.forward import Forward
 from typedgen.decoding.loop import DecodeOptions, describe_expected, incomplete
-from typedgen.decoding.sampling import masked, unpack_masks
+from typedgen.decoding.sampling import allowed_ids
 from typedgen.errors import DecodeError, GenerationError
 
 if TYPE_CHECKING:
@@ -78,18 +78,19 @@ def beam_search(
 
     for _ in range(options.max_tokens + 1):
         words = np.zeros((len(beams), n_words), dtype=np.int32)
-        for b, beam in enumerate(beams):
-            beam.matcher.fill_next_token_bitmask(words, b)
-        allowed = unpack_masks(words, rows.shape[-1], rows.device)
-        logp = torch.log_softmax(masked(rows.float().clone(), allowed), dim=-1)
         candidates: list[tuple[float, int, int]] = []
         for b, beam in enumerate(beams):
-            n_allowed = int(allowed[b].sum())
-            if n_allowed == 0:
+            beam.matcher.fill_next_token_bitmask(words, b)
+            allowed = allowed_ids(words[b], min(vocab.size, rows.shape[-1]))
+            if not allowed.shape[0]:
                 continue
-            top = torch.topk(logp[b], min(2 * num_beams, n_allowed))
-            for value, token in zip(top.values.tolist(), top.indices.tolist(), strict=True):
-                candidates.append((beam.score + value, b, token))
+            index = torch.from_numpy(allowed).to(rows.device)
+            values = rows[b].index_select(0, index).double().cpu().numpy()
+            top = values.max()
+            logp = values - (top + np.log(np.exp(values - top).sum()))
+            # Highest first; equal scores keep the lower id first, as argmax would.
+            order = np.argsort(-logp, kind="stable")[: 2 * num_beams]
+            candidates.extend((beam.score + float(logp[k]), b, int(allowed[k])) for k in order)
         candidates.sort(key=lambda c: -c[0])
         fresh: list[_Beam] = []
         for score, b, token in candidates:

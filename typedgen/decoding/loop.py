@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from typedgen.decoding.forward import Forward
-from typedgen.decoding.sampling import SamplingParams, masked, unpack_masks
+from typedgen.decoding.sampling import SamplingParams, allowed_ids
 from typedgen.errors import DecodeError, GenerationError, IncompleteOutputError
 
 if TYPE_CHECKING:
@@ -212,23 +212,22 @@ class Decoder:
         sampling = self.options.sampling
         base = len(row.pending) - 1
         fed = len(row.pending) + len(row.draft)
-        allowed = unpack_masks(words[: accepted + 1], logits.shape[-1], logits.device)
-        empty = ~allowed.any(dim=1)
+        size = min(self.vocab.size, logits.shape[-1])
         new: list[int] = []
         kept_draft = 0
         chosen = -1
+        dead = False
         for j in range(accepted + 1):
-            if bool(empty[j]):
+            allowed = allowed_ids(words[j], size)
+            if not allowed.shape[0]:
+                dead = True
                 break
-            scores = masked(logits[i, base + j - offset].clone(), allowed[j])
-            chosen = sampling.choose(scores, row.rng)
+            chosen = sampling.choose(logits[i, base + j - offset], allowed, row.rng)
             if j < accepted and chosen == row.draft[j]:
                 kept_draft += 1
                 new.append(chosen)
                 continue
             break
-        else:  # pragma: no cover - the loop always breaks
-            pass
         # The matcher holds the accepted draft; keep the part the model agreed with.
         row.matcher.rollback(accepted - kept_draft)
         row.forced += kept_draft
@@ -237,7 +236,7 @@ class Decoder:
         self._forward.hole(i, first_slot + len(row.pending) + kept_draft, first_slot + fed)
         row.pending = []
         row.draft = []
-        if chosen < 0 or bool(empty[kept_draft]):
+        if dead:
             self._fail_dead(row)
             return new
         if not row.matcher.accept_token(chosen):  # pragma: no cover - the mask allowed it

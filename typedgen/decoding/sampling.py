@@ -18,7 +18,7 @@ import numpy.typing as npt
 if TYPE_CHECKING:
     import torch
 
-__all__ = ["SamplingParams", "masked", "unpack_masks"]
+__all__ = ["SamplingParams", "allowed_ids", "masked", "unpack_masks"]
 
 
 @dataclass(frozen=True)
@@ -52,30 +52,40 @@ class SamplingParams:
             return np.random.default_rng()
         return np.random.default_rng([self.seed, row])
 
-    def choose(self, logits: torch.Tensor, rng: np.random.Generator) -> int:
-        """One token from masked ``logits`` (1-D, disallowed entries ``-inf``)."""
+    def choose(self, logits: torch.Tensor, allowed: npt.NDArray[np.int64], rng: Any) -> int:
+        """One of the ``allowed`` token ids (ascending, non-empty) given the row's ``logits``.
+
+        Only the allowed entries are gathered, so a step costs the size of the mask, not of the
+        vocabulary. Greedy ties go to the lowest id, as ``argmax`` over masked logits would.
+        """
         import torch
 
-        if self.greedy:
-            return int(torch.argmax(logits))
-        scores = logits.float() / self.temperature
+        index = torch.from_numpy(allowed).to(logits.device)
+        values = logits.index_select(0, index).double().cpu().numpy()
+        if self.greedy or allowed.shape[0] == 1:
+            return int(allowed[int(np.argmax(values))])
+        scores = values / self.temperature
         if self.top_k is not None and self.top_k < scores.shape[0]:
-            kth = torch.topk(scores, self.top_k).values[-1]
-            scores = scores.masked_fill(scores < kth, float("-inf"))
-        probs = torch.softmax(scores, dim=-1)
+            kth = np.partition(scores, -self.top_k)[-self.top_k]
+            scores = np.where(scores < kth, -np.inf, scores)
+        probs = np.exp(scores - scores.max())
+        probs /= probs.sum()
         if self.top_p is not None and self.top_p < 1:
-            sorted_probs, order = torch.sort(probs, descending=True)
-            before = torch.cumsum(sorted_probs, dim=-1) - sorted_probs
-            sorted_probs = sorted_probs.masked_fill(before >= self.top_p, 0.0)
-            probs = torch.zeros_like(probs).scatter_(0, order, sorted_probs)
-        cdf = torch.cumsum(probs.double(), dim=-1)
-        u = float(rng.random()) * float(cdf[-1])
-        index = int(torch.searchsorted(cdf, torch.tensor([u], dtype=cdf.dtype), right=True)[0])
-        index = min(index, probs.shape[0] - 1)
-        # A zero-probability entry is never returned: step back to the nearest allowed one.
-        while probs[index] <= 0 and index > 0:
-            index -= 1
-        return index
+            order = np.argsort(-probs, kind="stable")
+            before = np.cumsum(probs[order]) - probs[order]
+            probs[order[before >= self.top_p]] = 0.0
+        cdf = np.cumsum(probs)
+        pick = int(np.searchsorted(cdf, float(rng.random()) * cdf[-1], side="right"))
+        pick = min(pick, probs.shape[0] - 1)
+        while probs[pick] <= 0 and pick > 0:  # never a zero-probability entry
+            pick -= 1
+        return int(allowed[pick])
+
+
+def allowed_ids(words: npt.NDArray[np.int32], size: int) -> npt.NDArray[np.int64]:
+    """The token ids set in one packed bitmask row (ascending)."""
+    bits = np.unpackbits(words.view(np.uint8), bitorder="little", count=size)
+    return np.flatnonzero(bits)
 
 
 _SHIFTS: dict[Any, torch.Tensor] = {}

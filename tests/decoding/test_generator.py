@@ -1,0 +1,170 @@
+"""Generator on the tiny model: beams, streaming, validators and retries, reasoning, binding."""
+
+from __future__ import annotations
+
+import json
+import re
+from enum import Enum
+from typing import Annotated, Any, Literal
+
+import jsonschema
+import pytest
+from pydantic import BaseModel, Field, field_validator
+
+import typedgen
+from tests.decoding.test_loop import SCHEMA
+from typedgen.models import LoadedModel
+
+
+class Color(Enum):
+    RED = "red"
+    GREEN = "green"
+
+
+class Item(BaseModel):
+    sku: str = Field(max_length=6)
+    qty: int = Field(ge=1, le=9)
+
+
+class Order(BaseModel):
+    note: typedgen.Reasoning[30]
+    color: Color
+    items: list[Item] = Field(max_length=2)
+    express: bool
+
+
+def test_greedy_and_one_beam_agree(tiny: LoadedModel) -> None:
+    generator = typedgen.Generator(SCHEMA, tiny)
+    greedy = generator("order", return_details=True)
+    beam = generator("order", num_beams=1, return_details=True)
+    assert beam.text == greedy.text
+
+
+@pytest.mark.parametrize("beams", [2, 4])
+def test_beam_outputs_validate(tiny: LoadedModel, beams: int) -> None:
+    value = typedgen.Generator(SCHEMA, tiny)("order", num_beams=beams)
+    jsonschema.validate(value, SCHEMA)
+
+
+def test_stream_agrees_with_a_call(tiny: LoadedModel) -> None:
+    generator = typedgen.Generator(Order, tiny)
+    events = list(generator.stream("an order"))
+    final = events[-1]
+    assert final.done and isinstance(final.value, Order)
+    text = "".join(e.delta for e in events)
+    assert text == generator("an order", return_details=True).text
+    assert final.value == generator("an order")
+    # Partial objects only ever gain complete fields, and those fields keep their value.
+    seen: dict[str, Any] = {}
+    for event in events[:-1]:
+        if event.partial is None:
+            continue
+        fields = {k: getattr(event.partial, k) for k in event.partial.model_fields_set}
+        assert set(seen) <= set(fields) | {"items"}
+        for key, value in seen.items():
+            if key != "items":
+                assert fields[key] == value
+        seen = fields
+    assert isinstance(seen.get("color"), Color)  # validated field by field on the way
+
+
+def test_stream_of_plain_text_has_no_partials(tiny: LoadedModel) -> None:
+    events = list(typedgen.Generator(typedgen.Regex(r"[a-z]{3,6}"), tiny).stream("word"))
+    assert all(e.partial is None for e in events)
+    assert re.fullmatch(r"[a-z]{3,6}", events[-1].value)
+
+
+def test_batch_agrees_with_calls(tiny: LoadedModel) -> None:
+    generator = typedgen.Generator(Order, tiny)
+    prompts = ["first", "second prompt, longer than the first"]
+    assert generator.batch(prompts) == [generator(p) for p in prompts]
+
+
+def test_pydantic_types_bind(tiny: LoadedModel) -> None:
+    order = typedgen.generate(Order, "an order", model=tiny)
+    assert isinstance(order, Order) and isinstance(order.color, Color)
+    assert typedgen.generate(Color, "a color", model=tiny) in set(Color)
+    assert typedgen.generate(Literal["yes", "no"], "?", model=tiny) in {"yes", "no"}
+    small = Annotated[list[Annotated[int, Field(ge=0, le=99)]], Field(max_length=3)]
+    numbers = typedgen.generate(small, "numbers", model=tiny)
+    assert isinstance(numbers, list) and len(numbers) <= 3
+
+
+def test_details(tiny: LoadedModel) -> None:
+    details = typedgen.generate(Order, "an order", model=tiny, return_details=True)
+    assert isinstance(details, typedgen.Details)
+    assert details.reasoning == details.value.note  # the Reasoning field
+    assert details.sampled_tokens > 0 and details.forced_tokens > 0
+    assert details.prompt_tokens > 0 and details.seconds > 0
+    assert len(details.attempts) == 1 and details.attempts[0].ok
+    assert json.loads(details.text) == details.value.model_dump(mode="json")
+
+
+def test_reasoning_scratchpad(tiny: LoadedModel) -> None:
+    details = typedgen.generate(
+        Color, "a color", model=tiny, reasoning=40, return_details=True, max_tokens=80
+    )
+    assert details.text.startswith("Reasoning: ")
+    assert "\nAnswer: " in details.text
+    assert details.reasoning is not None and len(details.reasoning) <= 40
+    assert "\n" not in details.reasoning
+    assert details.value in set(Color)
+
+
+def test_failing_then_passing_validator(tiny: LoadedModel) -> None:
+    calls: list[str] = []
+
+    def first_fails(value: object) -> None:
+        calls.append(repr(value))
+        if len(calls) == 1:
+            raise ValueError("try again")
+
+    details = typedgen.generate(
+        SCHEMA, "a person", model=tiny, validators=[first_fails], return_details=True
+    )
+    assert len(details.attempts) == 2
+    assert details.attempts[0].error == "ValueError: try again"
+    assert details.attempts[1].ok
+    jsonschema.validate(details.value, SCHEMA)
+
+
+def test_validator_verdicts_and_exhausted_retries(tiny: LoadedModel) -> None:
+    with pytest.raises(typedgen.ValidationFailed) as info:
+        typedgen.generate(SCHEMA, "x", model=tiny, validators=[lambda v: False], max_retries=1)
+    attempts = info.value.attempts
+    assert len(attempts) == 2
+    assert all(a.error == "validator <lambda> rejected the value" for a in attempts)
+    with pytest.raises(typedgen.ValidationFailed, match="too young"):
+        typedgen.generate(
+            SCHEMA, "x", model=tiny, validators=[lambda v: "too young"], max_retries=0
+        )
+
+
+class Strict(BaseModel):
+    word: str = Field(max_length=4)
+
+    @field_validator("word")
+    @classmethod
+    def never(cls, value: str) -> str:
+        raise ValueError("no word is good enough")
+
+
+def test_pydantic_validators_run_at_binding(tiny: LoadedModel) -> None:
+    with pytest.raises(typedgen.ValidationFailed) as info:
+        typedgen.generate(Strict, "x", model=tiny, max_retries=1)
+    assert len(info.value.attempts) == 2
+    assert "no word is good enough" in (info.value.attempts[0].error or "")
+
+
+def test_chat_messages_and_system_prompt(tiny: LoadedModel) -> None:
+    messages = [{"role": "user", "content": "a person"}]
+    generator = typedgen.Generator(SCHEMA, tiny)
+    assert generator(messages) == generator("a person")
+    assert isinstance(generator("a person", system="Answer in JSON."), dict)
+    with pytest.raises(ValueError, match="role"):
+        generator([{"content": "no role"}])
+
+
+def test_unknown_option_is_refused(tiny: LoadedModel) -> None:
+    with pytest.raises(TypeError, match="temprature"):
+        typedgen.Generator(SCHEMA, tiny)("x", temprature=0.5)

@@ -1,0 +1,36 @@
+"""Every example runs on the default model (DESIGN house rule 10) and prints typed results."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.model
+EXAMPLES = sorted(
+    p.stem
+    for p in (Path(__file__).resolve().parents[2] / "examples").glob("*.py")
+    if p.stem != "__init__"
+)
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_example_runs(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("torch")
+    from typedgen._bundled import MissingBundledModelError
+
+    module = importlib.import_module(f"examples.{name}")
+    try:
+        module.main()
+    except MissingBundledModelError as exc:
+        pytest.skip(f"default model unavailable: {exc}")
+    out = capsys.readouterr().out
+    assert out.strip()
+    if name == "quickstart":
+        assert out.count("result: ") == len(module.EXAMPLES), out
+        assert "Person(name=" in out and "Sentiment." in out
+    if name == "streaming":
+        assert "final: City(" in out
+    if name == "reasoning_validators":
+        assert "scratchpad: " in out

@@ -1,0 +1,42 @@
+"""The reasoning scratchpad: its exact character bound and how its text is split off."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import typedgen
+from typedgen.ir import Grammar
+from typedgen.reasoning import split, with_scratchpad
+
+
+@pytest.mark.parametrize("bound", [1, 5, 14, 15, 16, 17, 31, 32, 33, 40, 70])
+def test_scratchpad_length_is_bounded_exactly(smollm2_vocab: Any, bound: int) -> None:
+    grammar = with_scratchpad(Grammar.from_choice(["yes", "no"]), bound)
+    compiled = typedgen.compile(grammar, smollm2_vocab)
+    for length in sorted({0, 1, bound - 1, bound, bound + 1, 15, 16, 17, 2 * 16}):
+        text = "Reasoning: " + "é" * length + "\nAnswer: no"  # é: counted as one character
+        matcher = compiled.matcher()
+        accepted = matcher.accept_bytes(text.encode()) and matcher.is_complete()
+        assert accepted == (length <= bound), (bound, length)
+
+
+def test_scratchpad_is_one_line(smollm2_vocab: Any) -> None:
+    compiled = typedgen.compile(with_scratchpad(Grammar.from_choice(["a"]), 50), smollm2_vocab)
+    matcher = compiled.matcher()
+    assert matcher.accept_bytes(b"Reasoning: one\n")
+    assert matcher.forced_bytes() == b"Answer: a"
+
+
+def test_split() -> None:
+    assert split("Reasoning: because\nAnswer: 42") == ("because", "42")
+    assert split("Reasoning: unfinished") == ("unfinished", "")
+
+
+def test_bad_bound_and_name_clash() -> None:
+    with pytest.raises(ValueError, match="positive"):
+        with_scratchpad(Grammar.from_choice(["a"]), 0)
+    clash = Grammar.from_lark('start: typedgen_scratch_text\ntypedgen_scratch_text: "a"')
+    with pytest.raises(ValueError, match="rename"):
+        with_scratchpad(clash, 10)
