@@ -8,6 +8,7 @@ import sys
 import typedgen
 
 EXPECTED = {
+    "JsonSchema",
     "generate",
     "ValidationFailed",
     "StreamEvent",

@@ -29,7 +29,7 @@ from typedgen.frontends.jsonschema.pydantic import Reasoning
 from typedgen.generation import Details, Generator, StreamEvent, generate
 from typedgen.models import LoadedModel, load_model
 from typedgen.runtime.matcher import Matcher
-from typedgen.types import Choice, Gbnf, Lark, Regex
+from typedgen.types import Choice, Gbnf, JsonSchema, Lark, Regex
 from typedgen.validation import Attempt
 
 del _frontends
@@ -48,6 +48,7 @@ __all__ = [
     "Generator",
     "GrammarError",
     "IncompleteOutputError",
+    "JsonSchema",
     "Lark",
     "LoadedModel",
     "LogitsProcessor",

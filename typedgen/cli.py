@@ -13,7 +13,6 @@ from typing import Any
 
 import typedgen
 from typedgen.errors import TypedgenError
-from typedgen.ir import Grammar
 
 __all__ = ["main"]
 
@@ -128,7 +127,7 @@ def _output_type(args: argparse.Namespace, *, lower_lenient: bool) -> object:
     if args.schema is not None:
         schema = _read_schema(args.schema)
         if args.lenient and lower_lenient:
-            return Grammar.from_json_schema(schema, strict=False)
+            return typedgen.JsonSchema(schema, strict=False)
         return schema
     if args.model_class is not None:
         return _import_object(args.model_class)

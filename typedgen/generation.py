@@ -21,7 +21,7 @@ from typedgen.binding.partial import PartialJSONParser
 from typedgen.decoding.loop import DecodeOptions, Decoder, Row
 from typedgen.decoding.sampling import SamplingParams
 from typedgen.errors import GenerationError, ValidationFailed
-from typedgen.types import grammar_of
+from typedgen.types import JsonSchema, grammar_of
 from typedgen.validation import Attempt, Validator, check, feedback, validation_errors
 
 if TYPE_CHECKING:
@@ -392,6 +392,8 @@ def encode_messages(tokenizer: Any, messages: list[dict[str, str]]) -> list[int]
 def _reasoning_keys(output_type: object) -> tuple[str, ...]:
     from typedgen.frontends.jsonschema.pydantic import REASONING_KEY, pydantic_schema
 
+    if isinstance(output_type, JsonSchema):
+        output_type = output_type.schema
     schema = output_type if isinstance(output_type, dict) else None
     if schema is None:
         try:

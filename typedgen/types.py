@@ -20,6 +20,7 @@ __all__ = [
     "Choice",
     "Gbnf",
     "GrammarSource",
+    "JsonSchema",
     "Lark",
     "OutputKind",
     "Regex",
@@ -97,6 +98,29 @@ class Choice:
 
     def __typedgen_grammar__(self) -> Grammar:
         return Grammar.from_choice(self.options)
+
+
+@dataclass(frozen=True, eq=False)
+class JsonSchema:
+    """A JSON Schema with lowering options; the value is the parsed JSON, checked by ``jsonschema``.
+
+    ``strict=False`` leaves keywords the grammar cannot enforce (``uniqueItems``...) to that
+    check, so a violating output is retried with the error fed back instead of being refused at
+    compile time. A plain schema ``dict`` is ``JsonSchema(schema)``.
+    """
+
+    schema: Any
+    strict: bool = True
+    whitespace: str = "compact"
+    __typedgen_json__ = True
+
+    def __typedgen_grammar__(self) -> Grammar:
+        return Grammar.from_json_schema(self.schema, strict=self.strict, whitespace=self.whitespace)
+
+    def __typedgen_bind__(self, text: str) -> object:
+        from typedgen.binding import schema_binder
+
+        return schema_binder(self.schema)(text)
 
 
 @dataclass(frozen=True)

@@ -168,3 +168,23 @@ def test_chat_messages_and_system_prompt(tiny: LoadedModel) -> None:
 def test_unknown_option_is_refused(tiny: LoadedModel) -> None:
     with pytest.raises(TypeError, match="temprature"):
         typedgen.Generator(SCHEMA, tiny)("x", temprature=0.5)
+
+
+def test_lenient_schema_checks_deferred_keywords_after_decoding(tiny: LoadedModel) -> None:
+    schema = {"type": "array", "items": {"enum": ["a", "b"]}, "maxItems": 3, "uniqueItems": True}
+    with pytest.raises(typedgen.UnsupportedSchemaError, match="uniqueItems"):
+        typedgen.Generator(schema, tiny)
+    lenient = typedgen.JsonSchema(schema, strict=False)
+    outcomes = []
+    for seed in range(6):
+        try:
+            value = typedgen.generate(
+                lenient, "letters", model=tiny, temperature=1.0, seed=seed, max_retries=0
+            )
+        except typedgen.ValidationFailed as failed:
+            assert "non-unique" in (failed.attempts[0].error or "")
+            outcomes.append("rejected")
+        else:
+            assert len(set(value)) == len(value)
+            outcomes.append("ok")
+    assert "rejected" in outcomes  # the random model does repeat itself; jsonschema catches it

@@ -18,7 +18,15 @@ from typing import Any
 from typedgen.errors import TypedgenError
 from typedgen.ir.grammar import Grammar
 
-__all__ = ["BINDINGS", "Binder", "Binding", "BindingError", "binder_for", "is_json_output"]
+__all__ = [
+    "BINDINGS",
+    "Binder",
+    "Binding",
+    "BindingError",
+    "binder_for",
+    "is_json_output",
+    "schema_binder",
+]
 
 Binder = Callable[[str], object]
 
@@ -40,7 +48,9 @@ class Binding:
     """Whether the text is JSON (streaming then offers partial objects)."""
 
 
-def _schema_binder(schema: object) -> Binder:
+def schema_binder(schema: object) -> Binder:
+    """Parse JSON text and check it against ``schema`` with ``jsonschema``."""
+
     def bind(text: str) -> object:
         value = json.loads(text)
         try:
@@ -82,7 +92,7 @@ def _accepts_pydantic(output_type: object) -> bool:
 
 
 BINDINGS: list[Binding] = [
-    Binding("json-schema", _accepts_schema, _schema_binder, json=True),
+    Binding("json-schema", _accepts_schema, schema_binder, json=True),
     Binding("pydantic", _accepts_pydantic, _pydantic_binder, json=True),
 ]
 """Consulted in order after the ``__typedgen_bind__`` hook; text is returned as ``str`` else."""
@@ -108,6 +118,8 @@ def binder_for(output_type: object) -> Binder:
 
 def is_json_output(output_type: object) -> bool:
     """Whether ``output_type`` is generated as JSON (Pydantic types and JSON Schema dicts)."""
+    if getattr(output_type, "__typedgen_json__", False):
+        return True
     if isinstance(output_type, Grammar) or hasattr(output_type, "__typedgen_bind__"):
         return False
     return any(b.json and b.accepts(output_type) for b in BINDINGS)
