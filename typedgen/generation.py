@@ -89,7 +89,7 @@ class _Settings:
     top_k: int | None = None
     top_p: float | None = None
     seed: int | None = None
-    jump_forward: bool = True
+    jump_forward: str | bool = "force"
     num_beams: int = 1
     max_retries: int = 2
     system: str | None = None
@@ -267,13 +267,12 @@ class Generator:
     def _events(self, decoder: Decoder, row: Row, attempt_no: int) -> Iterator[StreamEvent]:
         utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
         parser = PartialJSONParser() if self._json else None
-        table = decoder.vocab.tokens
         text = ""
         answer_from = None if self.reasoning else 0
         fed = 0
         for update in decoder.steps():
-            for _, tokens in update:
-                delta = utf8.decode(b"".join(table[t] for t in tokens))
+            for _, new_bytes in update:
+                delta = utf8.decode(new_bytes)
                 if not delta:
                     continue
                 text += delta
@@ -432,8 +431,8 @@ def generate(
     ``typedgen.ir.Grammar``, or ``Lark(...)``, ``Gbnf(...)``, ``Regex(...)``, ``Choice(...)``.
     Options: ``max_tokens`` (512), ``temperature`` (0: greedy), ``top_k``, ``top_p``, ``seed``,
     ``validators`` (callables on the value), ``max_retries`` (2), ``system``, ``num_beams``,
-    ``jump_forward`` (True). Raises ``IncompleteOutputError`` when ``max_tokens`` runs out,
-    ``ValidationFailed`` when every attempt fails a validator.
+    ``jump_forward`` (``"force"``, ``"exact"`` or ``"off"``). Raises ``IncompleteOutputError``
+    when ``max_tokens`` runs out, ``ValidationFailed`` when every attempt fails a validator.
     """
     generator = Generator(output_type, model, reasoning=reasoning)
     return generator(prompt, return_details=return_details, **options)

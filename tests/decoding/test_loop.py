@@ -84,24 +84,63 @@ def test_regex_outputs_match(tiny: LoadedModel, seed: int) -> None:
 
 
 @pytest.mark.parametrize("sampling", SETTINGS[:3], ids=repr)
-def test_jump_forward_changes_nothing_but_passes(
+def test_exact_jump_forward_changes_nothing_but_passes(
     tiny: LoadedModel, sampling: SamplingParams
 ) -> None:
     compiled = typedgen.compile(SCHEMA, tiny.vocabulary)
     runs = {}
-    for jump in (False, True):
+    for jump in ("off", "exact"):
         decoder = Decoder(
             tiny, compiled, [_ids(tiny, "x")], DecodeOptions(sampling=sampling, jump_forward=jump)
         )
         (row,) = decoder.run()
         runs[jump] = (row.tokens, decoder.forward_passes, row.forced)
-    assert runs[True][0] == runs[False][0]  # the same tokens, hence the same text
-    assert runs[False][2] == 0
-    assert runs[True][2] > 0  # the fixed keys were taken as drafts
+    assert runs["exact"][0] == runs["off"][0]  # the same tokens, hence the same text
+    assert runs["off"][2] == 0
+    assert runs["exact"][2] > 0  # the fixed keys were taken as drafts
     # One pass saved per forced token (less one when the output ends on a forced token: plain
     # decoding then skips the EOS-only step, jump-forward samples EOS in the draft's pass).
-    saved = runs[False][1] - runs[True][1]
-    assert saved in (runs[True][2], runs[True][2] - 1)
+    saved = runs["off"][1] - runs["exact"][1]
+    assert saved in (runs["exact"][2], runs["exact"][2] - 1)
+
+
+@pytest.mark.parametrize("sampling", SETTINGS[:3], ids=repr)
+def test_forced_jump_forward_spells_forced_bytes_canonically(
+    tiny: LoadedModel, sampling: SamplingParams
+) -> None:
+    compiled = typedgen.compile(SCHEMA, tiny.vocabulary)
+    options = DecodeOptions(sampling=sampling, jump_forward="force")
+    decoder = Decoder(tiny, compiled, [_ids(tiny, "x")], options)
+    (row,) = decoder.run()
+    text = decoder.text(row)
+    jsonschema.validate(json.loads(text), SCHEMA)
+    plain_options = DecodeOptions(sampling=sampling, jump_forward="off")
+    plain = Decoder(tiny, compiled, [_ids(tiny, "x")], plain_options)
+    (plain_row,) = plain.run()
+    # Every forced key cost no forward pass of its own.
+    assert row.forced > 0
+    assert decoder.forward_passes == row.sampled + 1 or decoder.forward_passes == row.sampled
+    assert decoder.forward_passes < plain.forward_passes
+    assert plain_row.matcher.is_complete()
+
+
+def test_forced_jump_forward_re_spells_the_boundary(tiny: LoadedModel) -> None:
+    # After the sampled closing quote of "name", the grammar forces ',"age":'; the sampled '"'
+    # and the forced bytes are tokenised together, as the tokenizer would spell '","age":'.
+    schema = {
+        "type": "object",
+        "properties": {"name": {"enum": ["ab", "cd"]}, "age": {"enum": [1, 2]}},
+        "required": ["name", "age"],
+        "additionalProperties": False,
+    }
+    compiled = typedgen.compile(schema, tiny.vocabulary)
+    decoder = Decoder(tiny, compiled, [_ids(tiny, "x")], DecodeOptions(jump_forward="force"))
+    (row,) = decoder.run()
+    text = decoder.text(row)
+    assert json.loads(text)["name"] in {"ab", "cd"}
+    assert tiny.vocabulary.decode(row.tokens) == text.encode()
+    encoded = tiny.tokenizer.encode(text, add_special_tokens=False)
+    assert row.tokens == encoded  # every forced run is spelled the tokenizer's way
 
 
 def test_batch_agrees_with_single_rows(tiny: LoadedModel) -> None:
@@ -119,9 +158,11 @@ def test_batch_agrees_with_single_rows(tiny: LoadedModel) -> None:
 
 def test_batch_with_and_without_jump_forward(tiny: LoadedModel) -> None:
     prompts = ["one", "two words here", "three"]
-    assert _decode(tiny, SCHEMA, prompts, jump_forward=True) == _decode(
-        tiny, SCHEMA, prompts, jump_forward=False
-    )
+    plain = _decode(tiny, SCHEMA, prompts, jump_forward="off")
+    assert _decode(tiny, SCHEMA, prompts, jump_forward="exact") == plain
+    # Forced jump-forward in a batch agrees with forced jump-forward row by row.
+    forced = _decode(tiny, SCHEMA, prompts, jump_forward="force")
+    assert forced == [_decode(tiny, SCHEMA, [p], jump_forward="force")[0] for p in prompts]
 
 
 def test_overlap_off_gives_the_same_result(tiny: LoadedModel) -> None:

@@ -55,6 +55,6 @@ def test_processor_agrees_with_the_loop(tiny: LoadedModel) -> None:
     from typedgen.decoding.loop import DecodeOptions, Decoder
 
     ids = tiny.tokenizer("a person")["input_ids"]
-    decoder = Decoder(tiny, compiled, [ids], DecodeOptions(jump_forward=False))
+    decoder = Decoder(tiny, compiled, [ids], DecodeOptions(jump_forward="off"))
     (row,) = decoder.run()
     assert decoder.text(row) == text

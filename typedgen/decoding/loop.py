@@ -1,21 +1,31 @@
 """The constrained decoding loop: KV cache, masks before sampling, overlap, jump-forward, batches.
 
-Every step feeds each live row the token it committed last (the prompt, at the start) plus a
-*draft*: the canonical tokenisation of the bytes the grammar forces next (``{"name": "`` after
-``{`` in a fixed schema). One forward pass yields logits after every fed token. The row then
-chooses tokens position by position exactly as plain decoding would (same mask, same sampler,
-same random draw); while its choice equals the draft token, the draft token is kept for free, and
-at the first difference the rest of the draft is dropped (its cache slots become holes). So
-jump-forward never changes what is generated, only how many forward passes it takes; with a
-natural tokenisation, a forced run of n tokens costs one pass instead of n.
+Every step feeds each live row the tokens it has not fed yet (the prompt, at the start) and
+takes the logits after them; the row's grammar mask is applied, a token is chosen, the matcher
+accepts it. Jump-forward handles the bytes the grammar forces next (``{"name": "`` after ``{`` in
+a fixed schema) in one of two ways:
 
-The masks of step t (one per draft position) are computed on a worker thread while the model
-computes step t's logits; torch releases the GIL inside its kernels.
+- ``"force"`` (the default): the forced bytes are appended without sampling. They are tokenised
+  canonically *together with the token just sampled* (which the model has not seen yet), so the
+  model sees a natural tokenisation across the boundary, and a run of n forced tokens costs one
+  forward pass. The text differs from plain decoding only where plain decoding would have spelled
+  forced bytes with unnatural tokens (which then changes what the model writes next).
+- ``"exact"``: the canonical tokens of the forced bytes are fed as a *draft*; the row then chooses
+  position by position exactly as plain decoding would (same mask, same sampler, same random
+  draw), keeping draft tokens while they agree, and at the first difference the rest of the
+  draft becomes holes in the cache. The output is identical to plain decoding; only the number of
+  passes drops (by as much as the model agrees with the canonical tokenisation).
+
+The masks of step t are computed on a worker thread while the model computes step t's logits
+(torch releases the GIL in its kernels) when that can run in parallel: on a GPU, or with a CPU
+core that torch's threads leave free. Otherwise the worker would only steal cores from the
+matrix products, and the masks are computed inline.
 """
 
 from __future__ import annotations
 
 import codecs
+import os
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -40,6 +50,15 @@ __all__ = ["DecodeOptions", "Decoder", "Row", "describe_expected", "incomplete"]
 _EXECUTOR: ThreadPoolExecutor | None = None
 
 
+def _should_overlap(model: LoadedModel) -> bool:
+    """Overlap masks with the forward pass only where they truly run in parallel."""
+    if not str(model.device).startswith("cpu"):
+        return True
+    import torch
+
+    return (os.cpu_count() or 1) > torch.get_num_threads()
+
+
 def _executor() -> ThreadPoolExecutor:
     global _EXECUTOR
     if _EXECUTOR is None:
@@ -47,18 +66,33 @@ def _executor() -> ThreadPoolExecutor:
     return _EXECUTOR
 
 
+JUMP_MODES = ("force", "exact", "off")
+
+
 @dataclass(frozen=True)
 class DecodeOptions:
-    """Loop settings shared by every row of a batch."""
+    """Loop settings shared by every row of a batch.
+
+    ``jump_forward`` is ``"force"`` (or ``True``), ``"exact"``, or ``"off"`` (or ``False``);
+    ``overlap=None`` decides by the hardware (see the module docstring).
+    """
 
     max_tokens: int = 512
     sampling: SamplingParams = field(default_factory=SamplingParams)
-    jump_forward: bool = True
-    overlap: bool = True
+    jump_forward: str | bool = "force"
+    overlap: bool | None = None
 
     def __post_init__(self) -> None:
         if self.max_tokens < 1:
             raise ValueError(f"max_tokens must be >= 1, not {self.max_tokens}")
+        mode = self.jump_forward
+        if mode is True:
+            mode = "force"
+        elif mode is False:
+            mode = "off"
+        if mode not in JUMP_MODES:
+            raise ValueError(f"jump_forward must be one of {JUMP_MODES} or a bool, not {mode!r}")
+        object.__setattr__(self, "jump_forward", mode)
 
 
 @dataclass(eq=False)
@@ -135,37 +169,41 @@ class Decoder:
             pad = next(iter(self.vocab.eos_ids), 0)
         self._forward = Forward(model.model, len(prompts), model.device, int(pad))
         self._drafts: dict[bytes, list[int]] = {}
+        self._overlap = _should_overlap(model) if options.overlap is None else options.overlap
         self.forward_passes = 0
         self.mask_seconds = 0.0
         self.forward_seconds = 0.0
 
     # -- the loop ---------------------------------------------------------------------------------
-    def steps(self) -> Iterator[list[tuple[int, list[int]]]]:
-        """Decode until every row is done; yields, per step, each row's newly committed tokens."""
-        for row in self.rows:
-            self._plan(row)
+    def steps(self) -> Iterator[list[tuple[int, bytes]]]:
+        """Decode until every row is done; yields, per step, each row's new text bytes.
+
+        With forced jump-forward the last token may be re-spelled together with the forced bytes;
+        the text only ever grows, so the bytes are what is new.
+        """
+        first = [(i, self._plan(row)) for i, row in enumerate(self.rows)]
+        if any(delta for _, delta in first):
+            yield first
         while True:
             live = [i for i, row in enumerate(self.rows) if not row.done]
             if not live:
                 return
             feeds = [[] if row.done else row.pending + row.draft for row in self.rows]
             need_from = [max(len(row.pending) - 1, 0) for row in self.rows]
-            job = None
-            if self.options.overlap:
-                job = _executor().submit(self._masks, live)
+            job = _executor().submit(self._masks, live) if self._overlap else None
             t0 = time.perf_counter()
             logits, first_slot, offset = self._forward(feeds, need_from)
             self.forward_seconds += time.perf_counter() - t0
             self.forward_passes += 1
             masks = job.result() if job is not None else self._masks(live)
-            update: list[tuple[int, list[int]]] = []
+            update: list[tuple[int, bytes]] = []
             for i in live:
                 words, accepted = masks[i]
                 new = self._commit(i, logits, first_slot, offset, words, accepted)
-                update.append((i, new))
-            for i in live:
+                delta = self.vocab.decode(new)
                 if not self.rows[i].done:
-                    self._plan(self.rows[i])
+                    delta += self._plan(self.rows[i])
+                update.append((i, delta))
             yield update
 
     def run(self) -> list[Row]:
@@ -249,6 +287,11 @@ class Decoder:
         row.tokens.append(chosen)
         new.append(chosen)
         row.pending = [chosen]
+        self._settle(row)
+        return new
+
+    def _settle(self, row: Row) -> None:
+        """End the row if only EOS can follow, or if its token budget is spent."""
         matcher = row.matcher
         if matcher.is_complete() and not matcher.allowed_bytes():
             row.done = True  # only EOS can follow: plain decoding would choose it
@@ -258,7 +301,6 @@ class Decoder:
                 row.error = incomplete(
                     self.options.max_tokens, self.text(row), describe_expected(matcher, self.vocab)
                 )
-        return new
 
     def _fail_dead(self, row: Row) -> None:
         row.done = True
@@ -269,18 +311,66 @@ class Decoder:
             " please report the grammar and the partial text",
         )
 
-    def _plan(self, row: Row) -> None:
-        """Set the row's draft: the canonical tokens of the bytes the grammar forces next."""
-        if not self.options.jump_forward:
-            return
-        room = self.options.max_tokens - len(row.tokens) - 1
-        if room <= 0:
-            return
-        forced = row.matcher.forced_bytes()
-        if forced:
-            row.draft = self._draft(forced)[:room]
+    def _plan(self, row: Row) -> bytes:
+        """Jump forward over the bytes the grammar forces next; returns the text bytes added.
+
+        ``"exact"`` only sets the row's draft (nothing is added until the model agrees);
+        ``"force"`` appends the forced bytes, re-spelling the last (not yet fed) token with them.
+        """
+        mode = self.options.jump_forward
+        room = self.options.max_tokens - len(row.tokens)
+        if mode == "off" or room <= 0:
+            return b""
+        matcher = row.matcher
+        forced = matcher.forced_bytes()
+        if not forced:
+            return b""
+        if mode == "exact":
+            row.draft = self._draft(forced)[: room - 1]
+            return b""
+        if row.tokens and row.pending == row.tokens[-1:]:
+            last = row.tokens[-1]
+            whole = self.vocab.tokens[last] + forced
+            spelled = self._draft(whole)
+            if (
+                1 < len(spelled) <= room + 1
+                and self.vocab.decode(spelled) == whole
+                and self._replace_last(row, spelled)
+            ):
+                return forced
+        tokens = self._draft(forced)[:room]
+        kept = 0
+        for token in tokens:
+            if not matcher.accept_token(token):
+                break
+            kept += 1
+        tokens = tokens[:kept]
+        if not tokens:
+            return b""
+        row.tokens.extend(tokens)
+        row.pending.extend(tokens)
+        row.forced += len(tokens)
+        self._settle(row)
+        return self.vocab.decode(tokens)
+
+    def _replace_last(self, row: Row, spelled: list[int]) -> bool:
+        """Re-spell the row's last token and the forced bytes as ``spelled`` (False if refused)."""
+        matcher = row.matcher
+        last = row.tokens[-1]
+        matcher.rollback(1)
+        for n, token in enumerate(spelled):
+            if not matcher.accept_token(token):
+                matcher.rollback(n)
+                matcher.accept_token(last)
+                return False
+        row.tokens[-1:] = spelled
+        row.pending = list(spelled)
+        row.forced += len(spelled) - 1
+        self._settle(row)
+        return True
 
     def _draft(self, forced: bytes) -> list[int]:
+        """The canonical tokens of ``forced`` (of its longest prefix they spell exactly)."""
         found = self._drafts.get(forced)
         if found is not None:
             return found
