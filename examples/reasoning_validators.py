@@ -20,21 +20,21 @@ class Answer(BaseModel):
     result: int = Field(ge=0, le=10_000)
 
 
-def is_correct(answer: Answer) -> None:
-    """A semantic check the grammar cannot express: the arithmetic must be right."""
-    if answer.result != 17 * 3:
-        raise ValueError(f"{answer.result} is not 17 * 3; multiply again")
+def is_even(answer: Answer) -> None:
+    """A semantic check the grammar does not express; the retry shows the model the error."""
+    if answer.result % 2:
+        raise ValueError(f"{answer.result} is odd; the answer must be an even number")
 
 
 def main() -> None:
     model = typedgen.load_model()
-    prompt = "What is 17 * 3? Think step by step in the reasoning field."
+    prompt = "Name an even number between 10 and 20. Think in the reasoning field first."
     try:
         details = typedgen.generate(
             Answer,
             prompt,
             model=model,
-            validators=[is_correct],
+            validators=[is_even],
             max_retries=2,
             return_details=True,
         )
@@ -42,11 +42,11 @@ def main() -> None:
         print(f"no attempt passed the validator ({len(failed.attempts)} tried):")
         for attempt in failed.attempts:
             print(f"  {attempt.text!r}\n    -> {attempt.error}")
-        return
-    for number, attempt in enumerate(details.attempts, 1):
-        verdict = "passed" if attempt.ok else f"rejected: {attempt.error}"
-        print(f"attempt {number}: {attempt.text!r}\n  {verdict}")
-    print(f"\nresult: {details.value!r}")
+    else:
+        for number, attempt in enumerate(details.attempts, 1):
+            verdict = "passed" if attempt.ok else f"rejected: {attempt.error}"
+            print(f"attempt {number}: {attempt.text!r}\n  {verdict}")
+        print(f"\nresult: {details.value!r}")
 
     # Any output type can get a free-text scratchpad before the structure.
     scratch = typedgen.generate(

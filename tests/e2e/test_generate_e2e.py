@@ -44,9 +44,9 @@ class Person(BaseModel):
     hobbies: list[str] = Field(max_length=3)
 
 
-class Node(BaseModel):
-    name: str = Field(max_length=12)
-    children: list[Node] = Field(max_length=2)
+class Link(BaseModel):
+    value: int = Field(ge=0, le=99)
+    next: Link | None = None
 
 
 class Mood(Enum):
@@ -64,15 +64,14 @@ def test_nested_pydantic_model(loaded: LoadedModel) -> None:
 
 
 def test_recursive_model(loaded: LoadedModel) -> None:
-    tree = typedgen.generate(
-        Node,
-        'Copy this tree as JSON: {"name": "a", "children": [{"name": "b", "children": []},'
-        ' {"name": "c", "children": [{"name": "d", "children": []}]}]}',
+    head = typedgen.generate(
+        Link,
+        'Copy this linked list as JSON: {"value": 1, "next": {"value": 2, "next": null}}',
         model=loaded,
-        max_tokens=300,
+        max_tokens=200,
     )
-    assert isinstance(tree, Node)
-    assert tree.children and isinstance(tree.children[0], Node)
+    assert isinstance(head, Link)
+    assert head.next is None or isinstance(head.next, Link)
 
 
 def test_enum(loaded: LoadedModel) -> None:

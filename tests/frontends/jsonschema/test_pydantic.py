@@ -133,6 +133,21 @@ MODELS: list[tuple[type[BaseModel], list[Any]]] = [
     ),
 ]
 
+
+class Link(BaseModel):
+    """Recursion through an Optional (anyOf [$ref, null]) rather than through a list."""
+
+    value: int
+    next: Link | None = None
+
+
+MODELS.append(
+    (
+        Link,
+        [Link(value=1), Link(value=1, next=Link(value=2, next=Link(value=3)))],
+    )
+)
+
 VOCAB = byte_vocabulary()
 
 
@@ -219,3 +234,11 @@ def test_random_walks_validate(
     comp = compiled(model, smollm2_vocab)
     for text in finished_walks(comp, seed=1234, tries=40, limit=400, at_least=at_least):
         model.model_validate_json(text)  # raises if the grammar let anything invalid through
+
+
+def test_recursion_through_optional_is_one_rule() -> None:
+    grammar = typedgen.grammar_of(Link)
+    assert sum(1 for rule in grammar if rule.name == "Link") == 1
+    comp = compiled(Link)
+    assert accepts(comp, '{"value":1,"next":{"value":2,"next":null}}')
+    assert not accepts(comp, '{"value":1,"next":{"next":null}}')

@@ -442,9 +442,15 @@ class _Lowering(ContainerLowering):
         }
         alts: list[Expr] = []
         merged_branches: list[dict[str, Any] | bool] = []
+        unconstrained = not any(remaining.values()) and all(k in _ANNOTATIONS for k in rest)
         for i, option in enumerate(options):
             sub_path = f"{path}/{keyword}/{i}"
             base = {k: v for k, v in rest.items() if not k.startswith("_") or k not in remaining}
+            if keyword == "anyOf" and unconstrained and _is_bare_ref(option):
+                # Nothing to merge into a bare $ref branch: lower it as a reference (one rule per
+                # target), so recursion through anyOf (Optional["Node"]) ends.
+                merged_branches.append(option)
+                continue
             atoms = [base, *self.atoms(option, sub_path, (), top=False)]
             if any(a is False for a in atoms):
                 merged_branches.append(False)
@@ -460,7 +466,9 @@ class _Lowering(ContainerLowering):
         else:
             self.note(path, "anyOf", "grammar", "alternation")
         for i, lowered in enumerate(merged_branches):
-            if isinstance(lowered, dict):
+            if isinstance(lowered, dict) and _is_bare_ref(lowered):
+                alts.append(self.value(lowered, f"{path}/{keyword}/{i}"))
+            elif isinstance(lowered, dict):
                 alts.append(self.lower_merged(lowered, f"{path}/{keyword}/{i}"))
         return simplify(Alt(tuple(alts), origin=self.origin(path)))
 
@@ -737,3 +745,24 @@ def lower_schema(
     finally:
         sys.setrecursionlimit(limit)
     return Lowered(grammar, lowering.verdicts)
+
+
+def _is_bare_ref(schema: object) -> bool:
+    """A schema that is only a ``$ref`` (annotations aside)."""
+    if not isinstance(schema, dict) or "$ref" not in schema:
+        return False
+    return all(k == "$ref" or k in _ANNOTATIONS for k in schema)
+
+
+_ANNOTATIONS = frozenset(
+    {
+        "title",
+        "description",
+        "default",
+        "examples",
+        "$comment",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+    }
+)
