@@ -43,12 +43,29 @@ def _read(text_or_path: str | Path) -> tuple[str, str]:
 
 @dataclass(frozen=True)
 class Lark:
-    """A Lark grammar (text, or a ``Path`` to a ``.lark`` file) as an output type."""
+    """A Lark grammar (text, or a ``Path`` to a ``.lark`` file) as an output type.
+
+    The value is the generated text, or with ``tree=True`` the ``lark.Tree`` that lark's own
+    Earley parser builds from it (an independent check that the text is in the language).
+    """
 
     grammar: str | Path
     start: str = "start"
     lexer: str = "contextual"
     options: dict[str, Any] = field(default_factory=dict, hash=False)
+    tree: bool = False
+
+    def __typedgen_bind__(self, text: str) -> object:
+        if not self.tree:
+            return text
+        import lark
+
+        source, _ = _read(self.grammar)
+        extra: dict[str, Any] = {}
+        if isinstance(self.grammar, Path):
+            extra["import_paths"] = [self.grammar.parent]
+        parser = lark.Lark(source, start=self.start, parser="earley", **extra)
+        return parser.parse(text)
 
     def __typedgen_grammar__(self) -> Grammar:
         text, source = _read(self.grammar)

@@ -188,3 +188,14 @@ def test_lenient_schema_checks_deferred_keywords_after_decoding(tiny: LoadedMode
             assert len(set(value)) == len(value)
             outcomes.append("ok")
     assert "rejected" in outcomes  # the random model does repeat itself; jsonschema catches it
+
+
+def test_lark_tree_where_asked(tiny: LoadedModel) -> None:
+    from tests.decoding.test_loop import CALC
+
+    lark = pytest.importorskip("lark")
+    text = typedgen.generate(typedgen.Lark(CALC), "sum", model=tiny)
+    tree = typedgen.generate(typedgen.Lark(CALC, tree=True), "sum", model=tiny)
+    assert isinstance(text, str)
+    assert isinstance(tree, lark.Tree) and tree.data == "start"
+    assert tree == lark.Lark(CALC, parser="earley").parse(text)  # the same text, parsed by lark
