@@ -22,16 +22,6 @@ pytestmark = pytest.mark.model
 GRAMMARS = Path(__file__).resolve().parents[1] / "grammars"
 
 
-@pytest.fixture(scope="module")
-def loaded() -> LoadedModel:
-    from typedgen._bundled import MissingBundledModelError
-
-    try:
-        return typedgen.load_model()
-    except (MissingBundledModelError, ImportError) as exc:
-        pytest.skip(f"default model unavailable: {exc}")
-
-
 def _run(loaded: LoadedModel, grammar: Grammar, prompt: str, max_tokens: int = 64) -> str:
     compiled = typedgen.compile(grammar, loaded.vocabulary)
     text, finished = constrained_greedy(loaded, compiled, prompt, max_tokens)

@@ -22,16 +22,6 @@ pytestmark = pytest.mark.model
 GRAMMARS = Path(__file__).resolve().parents[1] / "grammars"
 
 
-@pytest.fixture(scope="module")
-def loaded() -> LoadedModel:
-    from typedgen._bundled import MissingBundledModelError
-
-    try:
-        return typedgen.load_model()
-    except (MissingBundledModelError, ImportError) as exc:
-        pytest.skip(f"default model unavailable: {exc}")
-
-
 class Address(BaseModel):
     city: str = Field(max_length=30)
     country: str = Field(max_length=30)
