@@ -339,6 +339,29 @@ def sample_schemas(
     return picked, skipped
 
 
+def constrained(p: Json, max_tokens: int, on_max_tokens: str) -> Json:
+    """One constrained attempt, judged by jsonschema (the binder's own check aside)."""
+    schema, prompt = p["schema"], p["prompt"]
+    t0 = time.perf_counter()
+    con: Json
+    try:
+        d = p["gen"](
+            prompt, return_details=True, max_tokens=max_tokens, on_max_tokens=on_max_tokens
+        )
+        con = {**judge(schema, True, d.value), "tokens": d.sampled_tokens + d.forced_tokens,
+               "text": d.text, "closed_early": d.closed_early}  # fmt: skip
+    except typedgen.ValidationFailed as exc:  # the binder's check (with formats) refused it
+        ctext = exc.attempts[-1].text
+        con = {**judge(schema, *extract_json(ctext)), "text": ctext,
+               "detail": f"binder: {exc.attempts[-1].error}"[:200]}  # fmt: skip
+    except typedgen.IncompleteOutputError as exc:
+        con = {"outcome": "incomplete", "tokens": max_tokens, "text": exc.partial_text}
+    except Exception as exc:
+        con = {"outcome": "error", "detail": f"{type(exc).__name__}: {exc}"[:200]}
+    con["seconds"] = time.perf_counter() - t0
+    return con
+
+
 def validity(model: typedgen.LoadedModel, args: argparse.Namespace) -> Json:
     picked, skipped = sample_schemas(model, args)
     stop = frozenset(model.vocabulary.eos_ids) | {model.tokenizer.eos_token_id}
@@ -351,25 +374,12 @@ def validity(model: typedgen.LoadedModel, args: argparse.Namespace) -> Json:
         text = model.tokenizer.decode(tokens, skip_special_tokens=True)
         unc = {**judge(schema, *extract_json(text)), "seconds": secs, "tokens": len(tokens),
                "truncated": len(tokens) >= args.max_tokens, "text": text}  # fmt: skip
-        t0 = time.perf_counter()
-        con: Json
-        try:
-            d = p["gen"](prompt, return_details=True, max_tokens=args.max_tokens)
-            con = {**judge(schema, True, d.value), "tokens": d.sampled_tokens + d.forced_tokens,
-                   "text": d.text}  # fmt: skip
-        except typedgen.ValidationFailed as exc:  # the binder's check (with formats) refused it
-            ctext = exc.attempts[-1].text
-            con = {**judge(schema, *extract_json(ctext)), "text": ctext,
-                   "detail": f"binder: {exc.attempts[-1].error}"[:200]}  # fmt: skip
-        except typedgen.IncompleteOutputError as exc:
-            con = {"outcome": "incomplete", "tokens": args.max_tokens, "text": exc.partial_text}
-        except Exception as exc:
-            con = {"outcome": "error", "detail": f"{type(exc).__name__}: {exc}"[:200]}
-        con["seconds"] = time.perf_counter() - t0
+        con = constrained(p, args.max_tokens, "raise")
+        fin = constrained(p, args.max_tokens, "finish")
         log(f"[{k}/{len(picked)}] {p['name']}: unconstrained {unc['outcome']},"
-            f" constrained {con['outcome']}")  # fmt: skip
+            f" constrained {con['outcome']}, finish {fin['outcome']}")  # fmt: skip
         results.append({"name": p["name"], "subset": p["subset"], "compile_s": p["compile_s"],
-                        "unconstrained": unc, "constrained": con})  # fmt: skip
+                        "unconstrained": unc, "constrained": con, "finish": fin})  # fmt: skip
     return {"schemas": len(results), "skipped": skipped, "results": results}
 
 
@@ -384,7 +394,7 @@ def print_validity(res: Json, max_tokens: int) -> None:
     kinds = ("valid", "invalid", "unparseable", "incomplete", "error", "oracle-error")
     print("\n| side | valid fraction | " + " | ".join(kinds) + " | valid w/ format | seconds |")
     print("|---|---|" + "---|" * len(kinds) + "---|---|")
-    for side in ("unconstrained", "constrained"):
+    for side in ("unconstrained", "constrained", "finish"):
         c = Counter(r[side]["outcome"] for r in results)
         fmt = sum(bool(r[side].get("valid_with_format")) for r in results)
         secs = sum(r[side]["seconds"] for r in results)
@@ -393,7 +403,9 @@ def print_validity(res: Json, max_tokens: int) -> None:
         print(f"| {side} | {frac:.1%} | {counts} | {fmt} | {secs:.1f} |")
     trunc = sum(r["unconstrained"]["truncated"] for r in results)
     print(f"\nUnconstrained replies cut by max_tokens: {trunc}. Failures (not valid):")
-    for side in ("constrained", "unconstrained"):
+    closed = sum(bool(r["finish"].get("closed_early")) for r in results)
+    print(f"'finish' = constrained with on_max_tokens='finish'; closed early: {closed}.")
+    for side in ("constrained", "finish", "unconstrained"):
         for r in results:
             o = r[side]
             if o["outcome"] != "valid":

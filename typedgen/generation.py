@@ -63,6 +63,8 @@ class Details:
     seconds: float
     attempts: tuple[Attempt, ...]
     forward_passes: int = 0
+    closed_early: bool = False
+    """The budget ran out and ``on_max_tokens="finish"`` closed the output."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,7 @@ class _Settings:
     top_p: float | None = None
     seed: int | None = None
     jump_forward: str | bool = "force"
+    on_max_tokens: str = "raise"
     num_beams: int = 1
     max_retries: int = 2
     system: str | None = None
@@ -106,7 +109,9 @@ class _Settings:
 
     def decode_options(self) -> DecodeOptions:
         sampling = SamplingParams(self.temperature, self.top_k, self.top_p, self.seed)
-        return DecodeOptions(self.max_tokens, sampling, self.jump_forward)
+        return DecodeOptions(
+            self.max_tokens, sampling, self.jump_forward, on_max_tokens=self.on_max_tokens
+        )
 
 
 class Generator:
@@ -115,7 +120,8 @@ class Generator:
     ``reasoning=True`` (or a character bound, e.g. ``reasoning=2000``) puts a free-text
     scratchpad before the structure. Every other keyword is a default for the calls and may be
     overridden per call: ``max_tokens``, ``temperature``, ``top_k``, ``top_p``, ``seed``,
-    ``jump_forward``, ``num_beams``, ``max_retries``, ``system``, ``validators``.
+    ``jump_forward``, ``on_max_tokens``, ``num_beams``, ``max_retries``, ``system``,
+    ``validators``.
     """
 
     def __init__(
@@ -307,7 +313,8 @@ class Generator:
     def _finish(self, settings: _Settings, decoder: Decoder, row: Row) -> Attempt:
         if row.error is not None:
             raise row.error
-        return self._attempt_from(settings, decoder.text(row), row.sampled, row.forced, None)
+        attempt = self._attempt_from(settings, decoder.text(row), row.sampled, row.forced, None)
+        return replace(attempt, closed_early=row.closed) if row.closed else attempt
 
     def _attempt_from(
         self,
@@ -350,6 +357,7 @@ class Generator:
             seconds=time.perf_counter() - started,
             attempts=tuple(attempts),
             forward_passes=decoder.forward_passes if decoder is not None else 0,
+            closed_early=attempt.closed_early,
         )
 
     def _encode(self, messages: list[dict[str, str]]) -> list[int]:
@@ -431,8 +439,10 @@ def generate(
     ``typedgen.ir.Grammar``, or ``Lark(...)``, ``Gbnf(...)``, ``Regex(...)``, ``Choice(...)``.
     Options: ``max_tokens`` (512), ``temperature`` (0: greedy), ``top_k``, ``top_p``, ``seed``,
     ``validators`` (callables on the value), ``max_retries`` (2), ``system``, ``num_beams``,
-    ``jump_forward`` (``"force"``, ``"exact"`` or ``"off"``). Raises ``IncompleteOutputError``
-    when ``max_tokens`` runs out, ``ValidationFailed`` when every attempt fails a validator.
+    ``jump_forward`` (``"force"``, ``"exact"`` or ``"off"``), ``on_max_tokens`` (``"raise"``, or
+    ``"finish"`` to close the output with the grammar's shortest completion as the budget ends).
+    Raises ``IncompleteOutputError`` when ``max_tokens`` runs out, ``ValidationFailed`` when every
+    attempt fails a validator.
     """
     generator = Generator(output_type, model, reasoning=reasoning)
     return generator(prompt, return_details=return_details, **options)

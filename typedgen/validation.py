@@ -29,6 +29,8 @@ class Attempt:
     reasoning: str | None = None
     sampled_tokens: int = 0
     forced_tokens: int = 0
+    closed_early: bool = False
+    """``on_max_tokens="finish"`` closed the text with the grammar's shortest completion."""
 
     @property
     def ok(self) -> bool:

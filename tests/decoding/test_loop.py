@@ -192,3 +192,46 @@ def test_sampling_params_are_checked() -> None:
         SamplingParams(top_p=0)
     with pytest.raises(ValueError, match="top_k"):
         SamplingParams(top_k=0)
+
+
+UNBOUNDED = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string"},
+        "tags": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+        "n": {"type": "integer"},
+    },
+    "required": ["name", "tags", "n"],
+    "additionalProperties": False,
+}
+
+
+@pytest.mark.parametrize("max_tokens", [16, 24, 40])
+def test_finish_closes_the_output_within_the_budget(tiny: LoadedModel, max_tokens: int) -> None:
+    generator = typedgen.Generator(UNBOUNDED, tiny)
+    with pytest.raises(typedgen.IncompleteOutputError):  # the random model never stops the name
+        generator("x", max_tokens=max_tokens)
+    details = generator("x", max_tokens=max_tokens, on_max_tokens="finish", return_details=True)
+    jsonschema.validate(details.value, UNBOUNDED)
+    assert details.closed_early
+    assert details.sampled_tokens + details.forced_tokens <= max_tokens
+
+
+def test_finish_still_raises_when_no_completion_fits(tiny: LoadedModel) -> None:
+    # '{"name":"' is 3 tokens and the shortest completion after it 11 more: 12 cannot fit.
+    with pytest.raises(typedgen.IncompleteOutputError):
+        typedgen.generate(UNBOUNDED, "x", model=tiny, max_tokens=12, on_max_tokens="finish")
+
+
+def test_shortest_completion(smollm2_vocab: typedgen.Vocabulary) -> None:
+    compiled = typedgen.compile(UNBOUNDED, smollm2_vocab)
+    cases = {
+        "": b'{"name":"","tags":[""],"n":0}',
+        '{"name":"abc': b'","tags":[""],"n":0}',
+        '{"name":"x","tags":["a"],"n":12': b"}",
+    }
+    for prefix, tail in cases.items():
+        matcher = compiled.matcher()
+        assert matcher.accept_bytes(prefix.encode())
+        assert matcher.shortest_completion() == tail
+        assert matcher.accept_bytes(tail) and matcher.is_complete()

@@ -67,6 +67,9 @@ def _executor() -> ThreadPoolExecutor:
 
 
 JUMP_MODES = ("force", "exact", "off")
+_CLOSE_WINDOW = 96
+"""With ``on_max_tokens="finish"``, completions are searched only this close to the budget."""
+_CLOSE_MARGIN = 4
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,9 @@ class DecodeOptions:
     sampling: SamplingParams = field(default_factory=SamplingParams)
     jump_forward: str | bool = "force"
     overlap: bool | None = None
+    on_max_tokens: str = "raise"
+    """``"raise"`` (``IncompleteOutputError``) or ``"finish"``: near the end of the budget, close
+    the output with the grammar's shortest completion (truncating what was being written)."""
 
     def __post_init__(self) -> None:
         if self.max_tokens < 1:
@@ -93,6 +99,10 @@ class DecodeOptions:
         if mode not in JUMP_MODES:
             raise ValueError(f"jump_forward must be one of {JUMP_MODES} or a bool, not {mode!r}")
         object.__setattr__(self, "jump_forward", mode)
+        if self.on_max_tokens not in ("raise", "finish"):
+            raise ValueError(
+                f"on_max_tokens must be 'raise' or 'finish', not {self.on_max_tokens!r}"
+            )
 
 
 @dataclass(eq=False)
@@ -106,6 +116,8 @@ class Row:
     sampled: int = 0
     forced: int = 0
     done: bool = False
+    closed: bool = False
+    """Closed early by ``on_max_tokens="finish"`` with the grammar's shortest completion."""
     error: GenerationError | None = None
     pending: list[int] = field(default_factory=list)
     draft: list[int] = field(default_factory=list)
@@ -169,6 +181,7 @@ class Decoder:
             pad = next(iter(self.vocab.eos_ids), 0)
         self._forward = Forward(model.model, len(prompts), model.device, int(pad))
         self._drafts: dict[bytes, list[int]] = {}
+        self._byte_tokens: dict[int, int] | None = None
         self._overlap = _should_overlap(model) if options.overlap is None else options.overlap
         self.forward_passes = 0
         self.mask_seconds = 0.0
@@ -287,20 +300,61 @@ class Decoder:
         row.tokens.append(chosen)
         new.append(chosen)
         row.pending = [chosen]
-        self._settle(row)
+        new.extend(self._settle(row))
         return new
 
-    def _settle(self, row: Row) -> None:
-        """End the row if only EOS can follow, or if its token budget is spent."""
+    def _settle(self, row: Row) -> list[int]:
+        """End the row if only EOS can follow, or if its token budget is spent.
+
+        With ``on_max_tokens="finish"`` a row whose budget is about to run out is closed with the
+        shortest completion the grammar allows; the tokens so appended are returned.
+        """
         matcher = row.matcher
-        if matcher.is_complete() and not matcher.allowed_bytes():
-            row.done = True  # only EOS can follow: plain decoding would choose it
+        closing: list[int] = []
+        if self.options.on_max_tokens == "finish" and not matcher.is_complete():
+            closing = self._close(row)
+        if matcher.is_complete() and (row.closed or not matcher.allowed_bytes()):
+            row.done = True  # only EOS can follow (or we closed): plain decoding would end here
         elif len(row.tokens) >= self.options.max_tokens:
             row.done = True
             if not matcher.is_complete():
                 row.error = incomplete(
                     self.options.max_tokens, self.text(row), describe_expected(matcher, self.vocab)
                 )
+        return closing
+
+    def _close(self, row: Row) -> list[int]:
+        """Append the grammar's shortest completion once the budget leaves room for little else."""
+        room = self.options.max_tokens - len(row.tokens)
+        if room > _CLOSE_WINDOW:
+            return []
+        tail = row.matcher.shortest_completion()
+        tokens = None if tail is None else self._spell(tail)
+        # Leave the model every step that still leaves room for the closing tokens (plus a
+        # margin: one sampled token may open something that lengthens the completion).
+        if tokens is None or len(tokens) + _CLOSE_MARGIN < room or len(tokens) > room:
+            return []
+        for n, token in enumerate(tokens):
+            if not row.matcher.accept_token(token):  # pragma: no cover - tail is in the grammar
+                row.matcher.rollback(n)
+                return []
+        row.tokens.extend(tokens)
+        row.forced += len(tokens)
+        row.closed = True
+        return tokens
+
+    def _spell(self, data: bytes) -> list[int] | None:
+        """Tokens spelling ``data`` exactly: canonical, else one single-byte token per byte."""
+        canonical = self._draft(data)
+        if self.vocab.decode(canonical) == data:
+            return canonical
+        if self._byte_tokens is None:
+            self._byte_tokens = {}
+            for t, piece in enumerate(self.vocab.tokens):
+                if len(piece) == 1 and t not in self.vocab.special_ids:
+                    self._byte_tokens.setdefault(piece[0], t)
+        singles = [self._byte_tokens.get(b) for b in data]
+        return None if any(t is None for t in singles) else [t for t in singles if t is not None]
 
     def _fail_dead(self, row: Row) -> None:
         row.done = True
@@ -337,7 +391,7 @@ class Decoder:
                 and self.vocab.decode(spelled) == whole
                 and self._replace_last(row, spelled)
             ):
-                return forced
+                return forced + self.vocab.decode(self._settle(row))
         tokens = self._draft(forced)[:room]
         kept = 0
         for token in tokens:
@@ -350,8 +404,7 @@ class Decoder:
         row.tokens.extend(tokens)
         row.pending.extend(tokens)
         row.forced += len(tokens)
-        self._settle(row)
-        return self.vocab.decode(tokens)
+        return self.vocab.decode(tokens + self._settle(row))
 
     def _replace_last(self, row: Row, spelled: list[int]) -> bool:
         """Re-spell the row's last token and the forced bytes as ``spelled`` (False if refused)."""
@@ -366,7 +419,6 @@ class Decoder:
         row.tokens[-1:] = spelled
         row.pending = list(spelled)
         row.forced += len(spelled) - 1
-        self._settle(row)
         return True
 
     def _draft(self, forced: bytes) -> list[int]:

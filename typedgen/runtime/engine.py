@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 import warnings
+from collections import deque
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -74,6 +75,7 @@ class Engine:
         self._pair_mask: dict[tuple[int, int], U32] = {}
         self._complete: dict[int, bool] = {}
         self._bytes: dict[int, tuple[int, ...]] = {}
+        self._completion: dict[int, bytes | None] = {}
         self._lock = threading.RLock()
         eos = np.zeros(self.n_words, dtype=np.uint32)
         for t in self.vocab.eos_ids:
@@ -339,6 +341,43 @@ class Engine:
             if state == DEAD:  # pragma: no cover - allowed_bytes guarantees progress
                 break
         return bytes(out)
+
+    def shortest_completion(self, state: int, limit: int = 2048) -> bytes | None:
+        """The shortest bytes that make the text complete (breadth-first over states).
+
+        ``None`` when more than ``limit`` states would have to be explored. Memoised per state.
+        """
+        found = self._completion.get(state)
+        if found is not None or state in self._completion:
+            return found
+        parent: dict[int, tuple[int, int] | None] = {state: None}
+        queue = deque([state])
+        result: bytes | None = None
+        end = -1
+        if self.is_complete(state):
+            result = b""
+        while queue and result is None:
+            current = queue.popleft()
+            for b in self.allowed_bytes(current):
+                nxt = self.advance_bytes(current, bytes((b,)))
+                if nxt == DEAD or nxt in parent:
+                    continue
+                parent[nxt] = (current, b)
+                if self.is_complete(nxt):
+                    end = nxt
+                    break
+                queue.append(nxt)
+            if end >= 0:
+                out = bytearray()
+                step = parent[end]
+                while step is not None:
+                    out.append(step[1])
+                    step = parent[step[0]]
+                result = bytes(reversed(out))
+            elif len(parent) > limit:
+                break
+        self._completion[state] = result
+        return result
 
     @property
     def eos_ids(self) -> frozenset[int]:

@@ -119,6 +119,14 @@ class Matcher:
             return b""
         return self._engine.forced_bytes(state)
 
+    def shortest_completion(self, limit: int = 2048) -> bytes | None:
+        """The fewest bytes that complete the text (``b""`` if complete; ``None`` if the search
+        would visit more than ``limit`` states). For finishing within a token budget."""
+        state = self._history[-1]
+        if state == _TERMINATED:
+            return b""
+        return self._engine.shortest_completion(state, limit)
+
     def allowed_bytes(self) -> bytes:
         """Every byte that may come next, as a sorted byte string."""
         state = self._history[-1]
