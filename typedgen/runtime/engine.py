@@ -38,6 +38,7 @@ Pairs = tuple[tuple[int, int], ...]
 U32 = npt.NDArray[np.uint32]
 _EVENT_STRIDE = 1 << 24
 _SMALL_LEVEL = 24
+_CLOSING = frozenset(b'"}])0,:')
 
 
 def _words(bits: int, width: int) -> npt.NDArray[np.uint64]:
@@ -343,41 +344,53 @@ class Engine:
         return bytes(out)
 
     def shortest_completion(self, state: int, limit: int = 2048) -> bytes | None:
-        """The shortest bytes that make the text complete (breadth-first over states).
+        """A short byte string that makes the text complete, or ``None`` if none was found.
 
-        ``None`` when more than ``limit`` states would have to be explored. Memoised per state.
+        Breadth-first over interned states. A first search prefers *closing* bytes (quotes,
+        brackets, separators, ``0``): where a state allows any of them, only those are tried,
+        which keeps the search narrow in JSON-like grammars; where it allows none (a keyword
+        must be spelled), every allowed byte is. If that finds nothing within ``limit``
+        states, an unrestricted search follows, which returns the truly shortest completion.
+        Memoised per state.
         """
-        found = self._completion.get(state)
-        if found is not None or state in self._completion:
-            return found
-        parent: dict[int, tuple[int, int] | None] = {state: None}
-        queue = deque([state])
-        result: bytes | None = None
-        end = -1
+        if state in self._completion:
+            return self._completion[state]
+        result = None
         if self.is_complete(state):
             result = b""
-        while queue and result is None:
+        else:
+            result = self._search_completion(state, limit, _CLOSING)
+            if result is None:
+                result = self._search_completion(state, limit, None)
+        self._completion[state] = result
+        return result
+
+    def _search_completion(
+        self, state: int, limit: int, prefer: frozenset[int] | None
+    ) -> bytes | None:
+        parent: dict[int, tuple[int, int] | None] = {state: None}
+        queue = deque([state])
+        while queue:
             current = queue.popleft()
-            for b in self.allowed_bytes(current):
+            allowed = self.allowed_bytes(current)
+            if prefer is not None:
+                allowed = tuple(b for b in allowed if b in prefer) or allowed
+            for b in allowed:
                 nxt = self.advance_bytes(current, bytes((b,)))
                 if nxt == DEAD or nxt in parent:
                     continue
                 parent[nxt] = (current, b)
                 if self.is_complete(nxt):
-                    end = nxt
-                    break
+                    out = bytearray()
+                    step = parent[nxt]
+                    while step is not None:
+                        out.append(step[1])
+                        step = parent[step[0]]
+                    return bytes(reversed(out))
                 queue.append(nxt)
-            if end >= 0:
-                out = bytearray()
-                step = parent[end]
-                while step is not None:
-                    out.append(step[1])
-                    step = parent[step[0]]
-                result = bytes(reversed(out))
-            elif len(parent) > limit:
-                break
-        self._completion[state] = result
-        return result
+            if len(parent) > limit:
+                return None
+        return None
 
     @property
     def eos_ids(self) -> frozenset[int]:

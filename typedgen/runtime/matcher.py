@@ -120,8 +120,9 @@ class Matcher:
         return self._engine.forced_bytes(state)
 
     def shortest_completion(self, limit: int = 2048) -> bytes | None:
-        """The fewest bytes that complete the text (``b""`` if complete; ``None`` if the search
-        would visit more than ``limit`` states). For finishing within a token budget."""
+        """Bytes that complete the text, short (closing bytes preferred), for finishing within a
+        token budget: ``b""`` if complete, ``None`` if no search within ``limit`` states finds
+        one."""
         state = self._history[-1]
         if state == _TERMINATED:
             return b""
