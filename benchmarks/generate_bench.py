@@ -374,8 +374,13 @@ def validity(model: typedgen.LoadedModel, args: argparse.Namespace) -> Json:
         text = model.tokenizer.decode(tokens, skip_special_tokens=True)
         unc = {**judge(schema, *extract_json(text)), "seconds": secs, "tokens": len(tokens),
                "truncated": len(tokens) >= args.max_tokens, "text": text}  # fmt: skip
-        con = constrained(p, args.max_tokens, "raise")
+        # One greedy run with on_max_tokens="finish": up to the close it is the same decode as
+        # "raise", so a run it had to close is what "raise" reports as incomplete.
         fin = constrained(p, args.max_tokens, "finish")
+        con = dict(fin)
+        if fin.get("closed_early"):
+            con = {"outcome": "incomplete", "tokens": args.max_tokens, "text": fin.get("text", ""),
+                   "seconds": fin["seconds"]}  # fmt: skip
         log(f"[{k}/{len(picked)}] {p['name']}: unconstrained {unc['outcome']},"
             f" constrained {con['outcome']}, finish {fin['outcome']}")  # fmt: skip
         results.append({"name": p["name"], "subset": p["subset"], "compile_s": p["compile_s"],
