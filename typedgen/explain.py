@@ -65,8 +65,9 @@ def _schema_of(output_type: object) -> tuple[Any, str | None, str] | None:
 def explain(output_type: object) -> Explanation:
     """For every schema node of ``output_type``: enforced, checked after decoding, or refused.
 
-    Unlike compiling, this never stops at the first refusal: it lists them all. Grammar-text
-    output types (Lark, GBNF, regex, choice) are enforced by their grammar in full.
+    Unlike compiling, this never stops at the first refusal: it lists them all. A malformed
+    schema raises :class:`~typedgen.errors.SchemaError`, as compiling does. Grammar-text output
+    types (Lark, GBNF, regex, choice) are enforced by their grammar in full.
     """
     found = _schema_of(output_type)
     if found is None:

@@ -398,3 +398,13 @@ def test_long_strings_token_by_token(smollm2_tokenizer: Any, smollm2_vocab: Any)
         )
         ok = all(m.accept_token(t) for t in tokens) and m.is_complete()
         assert ok == (length <= 700), length
+
+
+def test_explain_raises_on_a_malformed_schema() -> None:
+    # Refusals are listed, but a schema that is not a schema is an error, as when compiling.
+    from typedgen import explain
+
+    with pytest.raises(SchemaError, match="unknown type 'nonsense'"):
+        explain({"type": "nonsense"})
+    listed = explain({"type": "array", "uniqueItems": True})
+    assert [v.keyword for v in listed.refused] == ["uniqueItems"]

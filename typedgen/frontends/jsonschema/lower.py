@@ -738,7 +738,7 @@ def lower_schema(
                 hint="flatten the nesting or give deep parts a $ref of their own",
             ) from None
         grammar = None
-    except SchemaError:
+    except UnsupportedSchemaError:
         if not explain:
             raise
         grammar = None
