@@ -458,6 +458,9 @@ class _Lowerer:
                 idx = self.nt_index[name]
                 for alt in self.alternatives(self.g.rules[name].body, name):
                     self.productions.append((idx, tuple(alt)))
+        for name in self.g.reserved:
+            # Basic terminals compete in every lexeme; a reserved one is never expected.
+            self.lexical_symbol(name)
         ignore: list[int] = []
         for name in self.g.ignore:
             syms = self.lexical_symbol(name)

@@ -99,12 +99,25 @@ def _parse_with(fmt: str, /, *args: Any, **kwargs: Any) -> Grammar:
 class Grammar:
     """A context-free grammar over UTF-8 bytes: named rules, a start rule, ignored terminals.
 
+    ``reserved`` names basic-lexed terminals that no rule uses: they compete in the lexer like
+    every basic terminal, so text that lexes as one of them is refused (SQL's ``--`` comment
+    opener, which would otherwise pass as two minus signs).
+
     Grammars are immutable; construction validates them (undefined, unreachable and empty rules
     raise :class:`~typedgen.errors.GrammarError` naming the place). ``str(grammar)`` is the
     canonical text and :attr:`fingerprint` its hash.
     """
 
-    __slots__ = ("_fingerprint", "_rules", "_text", "deferred", "ignore", "origin", "start")
+    __slots__ = (
+        "_fingerprint",
+        "_rules",
+        "_text",
+        "deferred",
+        "ignore",
+        "origin",
+        "reserved",
+        "start",
+    )
 
     def __init__(
         self,
@@ -114,6 +127,7 @@ class Grammar:
         ignore: tuple[str, ...] = (),
         origin: Origin | None = None,
         deferred: tuple[DeferredCheck, ...] = (),
+        reserved: tuple[str, ...] = (),
         validate: bool = True,
     ) -> None:
         if isinstance(rules, Mapping):
@@ -132,6 +146,7 @@ class Grammar:
         self.start = start
         self.ignore = tuple(ignore)
         self.deferred = tuple(deferred)
+        self.reserved = tuple(reserved)
         self.origin = origin
         self._text: str | None = None
         self._fingerprint: str | None = None
@@ -189,13 +204,14 @@ class Grammar:
         return [r for r in self._rules.values() if r.lexical]
 
     def replace(self, **changes: Any) -> Grammar:
-        """A copy with ``rules``, ``start``, ``ignore`` or ``origin`` replaced (validated)."""
+        """A copy with ``rules``, ``start``, ``ignore``, ``reserved`` or ``origin`` replaced."""
         return Grammar(
             changes.get("rules", self._rules),
             changes.get("start", self.start),
             ignore=changes.get("ignore", self.ignore),
             origin=changes.get("origin", self.origin),
             deferred=changes.get("deferred", self.deferred),
+            reserved=changes.get("reserved", self.reserved),
         )
 
     def with_rule(self, rule: Rule) -> Grammar:
@@ -209,6 +225,24 @@ class Grammar:
         from typedgen.ir.passes.rewrite import rename_rules
 
         return rename_rules(self, {name: new})
+
+    # -- export ----------------------------------------------------------------------------
+    def to_lark(self, *, dialect: str = "lark", lexer: str | None = None) -> str:
+        """Lark grammar text with this grammar's language (see :mod:`typedgen.ir.export`).
+
+        ``dialect="llguidance"`` writes llguidance's Lark dialect (``&``/``~`` kept, no
+        priorities); ``lexer`` overrides the lark lexer named in the header when the terminals
+        mix lexing modes (an approximation, stated there).
+        """
+        from typedgen.ir.export import export_lark
+
+        return export_lark(self, dialect=dialect, lexer=lexer)
+
+    def to_gbnf(self) -> str:
+        """llama.cpp GBNF text with this grammar's language (see :mod:`typedgen.ir.export`)."""
+        from typedgen.ir.export import export_gbnf
+
+        return export_gbnf(self)
 
     # -- identity --------------------------------------------------------------------------
     def __str__(self) -> str:
@@ -237,7 +271,14 @@ class Grammar:
         return hash(self.fingerprint)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        state = (list(self._rules.values()), self.start, self.ignore, self.origin, self.deferred)
+        state = (
+            list(self._rules.values()),
+            self.start,
+            self.ignore,
+            self.origin,
+            self.deferred,
+            self.reserved,
+        )
         return (_rebuild, state)
 
 
@@ -247,8 +288,17 @@ def _rebuild(
     ignore: tuple[str, ...],
     origin: Origin | None,
     deferred: tuple[DeferredCheck, ...] = (),
+    reserved: tuple[str, ...] = (),
 ) -> Grammar:
-    return Grammar(rules, start, ignore=ignore, origin=origin, deferred=deferred, validate=False)
+    return Grammar(
+        rules,
+        start,
+        ignore=ignore,
+        origin=origin,
+        deferred=deferred,
+        reserved=reserved,
+        validate=False,
+    )
 
 
 def rule_with(rule: Rule, **changes: Any) -> Rule:

@@ -180,6 +180,7 @@ def print_grammar(grammar: Grammar) -> str:
     """The canonical text of a grammar (ends with a newline)."""
     lines = [f"%start {grammar.start}"]
     lines.extend(f"%ignore {name}" for name in grammar.ignore)
+    lines.extend(f"%reserve {name}" for name in grammar.reserved)
     lines.extend(
         f"%deferred {_lit_text(d.path.encode())} {_lit_text(d.keyword.encode())}"
         f" {_lit_text(d.reason.encode())}"

@@ -109,7 +109,9 @@ def rename_rules(grammar: Grammar, mapping: Mapping[str, str]) -> Grammar:
         rules,
         mapping.get(grammar.start, grammar.start),
         ignore=tuple(mapping.get(n, n) for n in grammar.ignore),
+        reserved=tuple(mapping.get(n, n) for n in grammar.reserved),
         origin=grammar.origin,
+        deferred=grammar.deferred,
     )
 
 

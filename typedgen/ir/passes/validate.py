@@ -6,7 +6,7 @@ import difflib
 from collections.abc import Iterable
 
 from typedgen.errors import GrammarError
-from typedgen.ir.grammar import Grammar, Rule
+from typedgen.ir.grammar import Grammar, Lexing, Rule
 from typedgen.ir.nodes import (
     Alt,
     CharClass,
@@ -29,9 +29,9 @@ def referenced_names(expr: Expr) -> list[Ref]:
 
 
 def reachable_rules(grammar: Grammar, roots: Iterable[str] | None = None) -> set[str]:
-    """Names of the rules reachable from the start rule and the ignored terminals."""
+    """Names of the rules reachable from the start rule, ignored and reserved terminals."""
     if roots is None:
-        roots = [grammar.start, *grammar.ignore]
+        roots = [grammar.start, *grammar.ignore, *grammar.reserved]
     seen: set[str] = set()
     stack = [name for name in roots if name in grammar.rules]
     while stack:
@@ -162,6 +162,16 @@ def validate_grammar(grammar: Grammar) -> None:
                 f"%ignore names {name!r}, which is not a terminal of the grammar",
                 code="bad-ignore",
                 origin=grammar.origin,
+            )
+    for name in grammar.reserved:
+        rule = grammar.rules.get(name)
+        if rule is None or not rule.lexical or rule.lexing is not Lexing.BASIC:
+            raise GrammarError(
+                f"%reserve names {name!r}, which is not a basic-lexed terminal of the grammar",
+                code="bad-reserve",
+                origin=grammar.origin,
+                hint="reserved terminals only take effect where every terminal competes"
+                " (lexing=basic)",
             )
     _check_terminals(grammar)
     reachable = reachable_rules(grammar)
