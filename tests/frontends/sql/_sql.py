@@ -1,0 +1,50 @@
+"""Helpers for the SQL frontend tests: compiled grammars over bytes, sqlglot checks."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from typing import Any
+
+import sqlglot
+
+import typedgen
+from tests._support import accepts, byte_vocabulary
+from typedgen.compiler.compiled import CompiledGrammar
+
+logging.getLogger("sqlglot").setLevel(logging.CRITICAL)
+
+
+@functools.cache
+def _bytes_vocab() -> typedgen.Vocabulary:
+    return byte_vocabulary()
+
+
+def compiled(sql: typedgen.Sql) -> CompiledGrammar:
+    """``sql`` compiled for the 256-byte vocabulary (cached on disk by the compiler)."""
+    return typedgen.compile(sql, _bytes_vocab())
+
+
+def sql_accepts(sql: typedgen.Sql, text: str) -> bool:
+    return accepts(compiled(sql), text.encode("utf-8"))
+
+
+def round_trips(text: str, dialect: str) -> tuple[bool, str]:
+    """Whether sqlglot parses ``text`` and its own output parses back to the same tree."""
+    try:
+        tree = sqlglot.parse_one(text, read=dialect)
+        again = tree.sql(dialect=dialect)
+        return sqlglot.parse_one(again, read=dialect) == tree, again
+    except Exception as err:  # sqlglot raises several error types
+        return False, f"{type(err).__name__}: {err}"
+
+
+def spider_schema(table: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """A Spider ``tables.json`` entry as {table: {column: type}} (original spellings)."""
+    columns: dict[str, dict[str, str]] = {name: {} for name in table["table_names_original"]}
+    for (index, name), kind in zip(
+        table["column_names_original"], table["column_types"], strict=True
+    ):
+        if index >= 0:
+            columns[table["table_names_original"][index]][name] = kind
+    return {name: cols for name, cols in columns.items() if cols}

@@ -1,0 +1,160 @@
+"""SQL dialects: each a small class naming its sqlglot dialect and what differs from the tables.
+
+Everything a dialect's grammar needs is read from sqlglot (:mod:`.tables`); a class here only
+overrides what the tables get wrong for generation, or refuses a dialect whose queries the
+grammar cannot express. Adding a dialect::
+
+    class MyWarehouse(SqlDialect):
+        name = "mywarehouse"
+        sqlglot = "postgres"
+        exclude_features = frozenset({"ilike"})
+
+after which ``typedgen.Sql("mywarehouse")`` works.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+from typing import ClassVar
+
+from typedgen.errors import UnsupportedFeatureError
+from typedgen.frontends.sql.tables import DialectTables, dialect_tables
+from typedgen.ir.origin import Origin
+
+__all__ = ["DIALECTS", "REFUSED", "SqlDialect", "dialect_class"]
+
+DIALECTS: dict[str, type[SqlDialect]] = {}
+"""Supported dialects by name."""
+
+REFUSED: dict[str, str] = {}
+"""sqlglot dialects the SQL grammar does not cover, with the reason."""
+
+
+class SqlDialect:
+    """A SQL dialect for :class:`typedgen.Sql`; subclasses register themselves by ``name``."""
+
+    name: ClassVar[str] = ""
+    sqlglot: ClassVar[str] = ""
+    """The sqlglot dialect whose tables the grammar is derived from (``""``: sqlglot's base)."""
+    exclude_features: ClassVar[frozenset[str]] = frozenset()
+    """Features (see ``tables.FEATURE_PROBES``) to leave out although sqlglot round-trips them."""
+    include_features: ClassVar[frozenset[str]] = frozenset()
+    """Native syntax that sqlglot parses but writes in another form (``x::INT`` comes back as
+    ``CAST``), so the probes cannot tell; every feature here is still covered by the
+    soundness tests (random walks parse with sqlglot)."""
+    exclude_types: ClassVar[frozenset[str]] = frozenset({"NULL", "UNKNOWN", "UNION"})
+    """Type names sqlglot accepts that no one writes in a ``CAST``."""
+    double_quoted_strings: ClassVar[bool] = False
+    """Whether the database reads a ``"..."`` that names no column as a string (SQLite's legacy
+    rule); sqlglot parses it as an identifier, so schema-aware grammars then accept quoted
+    identifiers as values and binding turns the unresolved ones into string literals."""
+    refused: ClassVar[str | None] = None
+    """Why the grammar cannot cover this dialect (the class then only documents it)."""
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if not cls.name:
+            return
+        if cls.refused:
+            REFUSED[cls.name] = cls.refused
+            DIALECTS.pop(cls.name, None)
+        else:
+            DIALECTS[cls.name] = cls
+            REFUSED.pop(cls.name, None)
+
+    @classmethod
+    def tables(cls) -> DialectTables:
+        """sqlglot's tables for this dialect, with this class's exclusions applied."""
+        tables = dialect_tables(cls.sqlglot)
+        features = (tables.features | cls.include_features) - cls.exclude_features
+        if features != tables.features:
+            tables = dataclasses.replace(tables, features=features)
+        return tables
+
+
+def dialect_class(dialect: str | type[SqlDialect]) -> type[SqlDialect]:
+    """The dialect class for a name or class; a clear error for refused or unknown names."""
+    if isinstance(dialect, type) and issubclass(dialect, SqlDialect):
+        if dialect.refused:
+            raise _refused(dialect.name, dialect.refused)
+        return dialect
+    name = str(dialect).lower()
+    found = DIALECTS.get(name)
+    if found is not None:
+        return found
+    if name in REFUSED:
+        raise _refused(name, REFUSED[name])
+    close = difflib.get_close_matches(name, list(DIALECTS), n=1)
+    raise UnsupportedFeatureError(
+        f"unknown SQL dialect {dialect!r}",
+        code="sql-dialect",
+        origin=Origin("<sql>"),
+        hint=(f"did you mean {close[0]!r}? " if close else "")
+        + f"supported: {', '.join(sorted(DIALECTS))}; or subclass typedgen.SqlDialect",
+    )
+
+
+def _refused(name: str, reason: str) -> UnsupportedFeatureError:
+    return UnsupportedFeatureError(
+        f"the SQL dialect {name!r} is not supported: {reason}",
+        code="sql-dialect-refused",
+        origin=Origin(name),
+        hint="pick a supported dialect (typedgen.frontends.sql.DIALECTS), or describe the"
+        " language as a Lark grammar",
+    )
+
+
+def _define(name: str, sqlglot: str | None = None, **attrs: object) -> None:
+    namespace: dict[str, object] = {
+        "name": name,
+        "sqlglot": name if sqlglot is None else sqlglot,
+        **attrs,
+    }
+    type(f"{name.title().replace('_', '')}Dialect", (SqlDialect,), namespace)
+
+
+# sqlglot's dialects. The grammar's features come from each one's own tables and round-trip
+# probes; nothing here needs an override yet except the refusals.
+for _name in (
+    "athena",
+    "clickhouse",
+    "databricks",
+    "doris",
+    "dremio",
+    "drill",
+    "druid",
+    "dune",
+    "exasol",
+    "fabric",
+    "hive",
+    "presto",
+    "singlestore",
+    "solr",
+    "spark",
+    "spark2",
+    "starrocks",
+    "tableau",
+    "teradata",
+    "trino",
+    "tsql",
+):
+    _define(_name)
+_TYPED_LITERALS: frozenset[str] = frozenset({"date_literal", "timestamp_literal"})
+_PG_LIKE = frozenset({"cast_operator"}) | _TYPED_LITERALS
+for _name in ("postgres", "duckdb", "materialize", "risingwave", "redshift"):
+    _define(_name, include_features=_PG_LIKE)
+_define("snowflake", include_features=frozenset({"cast_operator"}))
+for _name in ("bigquery", "mysql", "oracle"):
+    _define(_name, include_features=_TYPED_LITERALS)
+_define("generic", "", include_features=frozenset({"date_literal", "timestamp_literal"}))
+_define("sqlite", double_quoted_strings=True)
+_define(
+    "prql",
+    refused="PRQL is a pipeline language (from t | filter ...), not SQL; sqlglot transpiles it"
+    " but its syntax shares nothing with the SQL grammar",
+)
+_define(
+    "dax",
+    refused="DAX is Power BI's expression language (EVALUATE ...), not SQL",
+)

@@ -1,0 +1,221 @@
+"""Words of a SQL dialect and the terminals that lex them.
+
+sqlglot's tokenizer decides what a word *is* (a keyword token, a type, a plain ``VAR``) before its
+parser decides what it may *do* (name a column, alias a table, call a function). A grammar that
+re-lexes with longest match (``Lexing.BASIC``, as sqlglot does) must give each word exactly one
+terminal, so a word's terminal is chosen by the set of roles it plays:
+
+* words of the grammar's fixed syntax (``SELECT``, ``LEFT``) get a terminal each;
+* every other word is grouped with the words that play exactly the same roles (functions of the
+  same arity, identifier-usable keywords, schema tables...), one terminal per group;
+* ``IDENT`` is any other word that sqlglot reads as a plain identifier.
+
+Role classes (``ident``, ``func_1_2``, ``schema_column``...) are then alternations of the
+terminals whose words play that role.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from typedgen.frontends.sql.tables import Arity, DialectTables
+from typedgen.ir.grammar import Lexing, Rule
+from typedgen.ir.nodes import Alt, CharClass, Expr, Lit, Ref, Repeat, Seq
+from typedgen.ir.origin import Origin
+
+__all__ = ["Lexicon", "Role", "ci_word"]
+
+WORD_HEAD = CharClass(((ord("A"), ord("Z")), (ord("a"), ord("z")), (ord("_"), ord("_"))))
+WORD_TAIL = CharClass(
+    ((ord("A"), ord("Z")), (ord("a"), ord("z")), (ord("0"), ord("9")), (ord("_"), ord("_")))
+)
+
+
+def ci_word(word: str, *, origin: Origin | None = None) -> Expr:
+    """A word matched case-insensitively (ASCII letters), as sqlglot matches keywords."""
+    parts: list[Expr] = []
+    for ch in word:
+        if ch.isalpha() and ch.isascii():
+            parts.append(CharClass.of(ch.upper() + ch.lower()))
+        else:
+            parts.append(Lit.text(ch))
+    return Seq(tuple(parts), origin=origin)
+
+
+@dataclass(frozen=True, order=True)
+class Role:
+    """What a word may do; words with equal roles share a terminal."""
+
+    function: Arity | None = None
+    aggregate: bool = False
+    type_params: tuple[int, ...] = ()
+    ident: bool = False
+    """Column, qualifier, or a name after ``AS``."""
+    table_alias: bool = False
+    """A table alias without ``AS``."""
+    column_alias: bool = False
+    """A column alias without ``AS``."""
+    table: bool = False
+    """A table of the caller's schema."""
+    column: bool = False
+    """A column of the caller's schema."""
+
+    def tag(self) -> str:
+        parts = []
+        if self.function is not None:
+            parts.append("F" + str(self.function).replace(",", "_").replace("+", "P"))
+        if self.aggregate:
+            parts.append("AGG")
+        if self.type_params:
+            parts.append("T" + "".join(map(str, self.type_params)))
+        for flag, name in (
+            (self.ident, "ID"),
+            (self.table_alias, "TA"),
+            (self.column_alias, "CA"),
+            (self.table, "TBL"),
+            (self.column, "COL"),
+        ):
+            if flag:
+                parts.append(name)
+        return "_".join(parts) or "NONE"
+
+
+@dataclass
+class _Word:
+    keyword: bool = False
+    function: Arity | None = None
+    aggregate: bool = False
+    type_params: tuple[int, ...] = ()
+    table: bool = False
+    column: bool = False
+
+
+class Lexicon:
+    """Collects words and their roles; emits the word terminals and the role-class rules."""
+
+    def __init__(self, tables: DialectTables, origin: Origin) -> None:
+        self.tables = tables
+        self.origin = origin
+        self.words: dict[str, _Word] = {}
+        # Every single-word keyword of the dialect plays the identifier roles its token allows.
+        for word in (*tables.keywords, *tables.reserved):
+            self._word(word)
+
+    # -- registration ----------------------------------------------------------------------
+    def _word(self, word: str) -> _Word:
+        key = word.upper()
+        entry = self.words.get(key)
+        if entry is None:
+            entry = self.words[key] = _Word()
+        return entry
+
+    def keyword(self, word: str) -> Ref:
+        """The terminal of a word of the grammar's fixed syntax."""
+        self._word(word).keyword = True
+        return Ref(self.keyword_name(word), origin=self.origin.at(word.upper()))
+
+    @staticmethod
+    def keyword_name(word: str) -> str:
+        return "KW_" + word.upper()
+
+    def function(self, name: str, arity: Arity, aggregate: bool) -> None:
+        entry = self._word(name)
+        entry.function = arity
+        entry.aggregate = aggregate
+
+    def data_type(self, name: str, params: tuple[int, ...]) -> None:
+        self._word(name).type_params = params
+
+    def schema_name(self, name: str, *, table: bool = False, column: bool = False) -> None:
+        entry = self._word(name)
+        entry.table = entry.table or table
+        entry.column = entry.column or column
+
+    # -- roles -----------------------------------------------------------------------------
+    def role(self, word: str) -> Role:
+        entry = self.words[word]
+        t = self.tables
+        # A keyword may name things where sqlglot reads it back as a name (probed); a word
+        # the dialect's generator quotes when it names something must be quoted.
+        free = word not in t.reserved
+        ident, table_alias, column_alias = t.word_roles.get(word, (True, True, True))
+        return Role(
+            function=entry.function,
+            aggregate=entry.aggregate,
+            type_params=entry.type_params,
+            ident=free and ident,
+            table_alias=free and table_alias,
+            column_alias=free and column_alias,
+            table=entry.table,
+            column=entry.column,
+        )
+
+    # -- output ----------------------------------------------------------------------------
+    def build(
+        self,
+    ) -> tuple[list[Rule], list[Rule], dict[str, list[str]], dict[Role, list[str]]]:
+        """Word terminals, ``IDENT``, and for every role the terminals playing it.
+
+        Returns ``(rules, reserved, classes, by_role)``: ``reserved`` holds the terminal of the
+        words that play no role (reserved keywords the grammar does not use), which must lex
+        and be refused; ``classes`` maps a role-class name (``ident``, ``table_alias``,
+        ``column_alias``, ``schema_table``, ``schema_column``) to terminal names; ``by_role``
+        maps each word group's role to its terminal names (for functions and types).
+
+        Word terminals outrank ``IDENT`` (priority 1 over 0), so a word with a terminal never
+        lexes as a plain identifier: no keyword list has to be subtracted from ``IDENT``.
+        """
+        rules: list[Rule] = []
+        groups: dict[Role, list[str]] = defaultdict(list)
+        terminal_of_role: dict[Role, list[str]] = defaultdict(list)
+        for word in sorted(self.words):
+            entry = self.words[word]
+            role = self.role(word)
+            if entry.keyword:
+                name = self.keyword_name(word)
+                rules.append(self._terminal(name, ci_word(word), word))
+                terminal_of_role[role].append(name)
+            else:
+                groups[role].append(word)
+        reserved: list[Rule] = []
+        for role in sorted(groups, key=lambda r: r.tag()):
+            words = groups[role]
+            name = "W_" + role.tag()
+            body = Alt(tuple(ci_word(w) for w in words), origin=self.origin.at(name))
+            if role == Role():
+                reserved.append(self._terminal("RESERVED_WORD", body, "RESERVED_WORD"))
+                continue
+            rules.append(self._terminal(name, body, name))
+            terminal_of_role[role].append(name)
+        ident = Seq((WORD_HEAD, Repeat(WORD_TAIL)), origin=self.origin.at("IDENT"))
+        rules.append(self._terminal("IDENT", ident, "IDENT", priority=0))
+        classes: dict[str, list[str]] = {
+            "ident": ["IDENT"],
+            "table_alias": ["IDENT"],
+            "column_alias": ["IDENT"],
+            "schema_table": [],
+            "schema_column": [],
+        }
+        for role, names in sorted(terminal_of_role.items(), key=lambda kv: kv[0].tag()):
+            for flag, cls in (
+                (role.ident, "ident"),
+                (role.table_alias, "table_alias"),
+                (role.column_alias, "column_alias"),
+                # Unquoted, a schema name must also be usable as a name.
+                (role.table and role.ident, "schema_table"),
+                (role.column and role.ident, "schema_column"),
+            ):
+                if flag:
+                    classes[cls].extend(names)
+        return rules, reserved, classes, dict(terminal_of_role)
+
+    def _terminal(self, name: str, body: Expr, where: str, *, priority: int = 1) -> Rule:
+        return Rule(
+            name,
+            body,
+            lexical=True,
+            priority=priority,
+            lexing=Lexing.BASIC,
+            origin=self.origin.at(where),
+        )

@@ -1,0 +1,115 @@
+"""``typedgen.Sql``: SQL of one dialect, optionally narrowed to a schema, as an output type."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+from typedgen.errors import UnsupportedFeatureError
+from typedgen.frontends.sql.build import STATEMENTS, GrammarOptions, build_sql_grammar
+from typedgen.frontends.sql.dialects import SqlDialect, dialect_class
+from typedgen.frontends.sql.schema import SqlSchema, schema_from
+from typedgen.ir.grammar import Grammar
+from typedgen.ir.origin import Origin
+
+__all__ = ["Sql"]
+
+
+class Sql:
+    """One SQL statement of ``dialect``; the value is the sqlglot ``Expression`` it parses to.
+
+    ``schema`` ({table: {column: type}}, ``CREATE TABLE`` text, or a ``sqlite3.Connection``)
+    limits table and column names to that schema, and a check after decoding resolves every
+    column through a table in scope (errors are fed back to the model and retried).
+    ``statements`` opts into more than ``("select",)``: ``"insert"``, ``"update"``,
+    ``"delete"``, ``"create_table"``. ``functions`` limits the callable functions to those
+    names (default: every function sqlglot knows for the dialect). ``ctes=True`` lets a
+    schema-aware query name its own ``WITH`` tables (any identifier then passes as a table
+    name; the check after decoding still resolves columns).
+
+    The grammar makes the output parse; it is not an authorisation layer: run generated SQL
+    with a database role that may only do what the application allows.
+    """
+
+    def __init__(
+        self,
+        dialect: str | type[SqlDialect],
+        *,
+        schema: object = None,
+        statements: Sequence[str] = ("select",),
+        functions: Sequence[str] | None = None,
+        ctes: bool = False,
+        check_columns: bool = True,
+    ) -> None:
+        self.dialect_class = dialect_class(dialect)
+        self.dialect = self.dialect_class.sqlglot
+        if isinstance(statements, str):
+            statements = (statements,)
+        unknown = [s for s in statements if s not in STATEMENTS]
+        if unknown or not statements:
+            raise UnsupportedFeatureError(
+                f"unknown SQL statement kind(s): {', '.join(map(repr, unknown)) or '(none)'}",
+                code="sql-statements",
+                origin=Origin(self.dialect_class.name),
+                hint=f"choose among {', '.join(STATEMENTS)}",
+            )
+        self.statements = tuple(dict.fromkeys(statements))
+        self.schema: SqlSchema | None = (
+            None if schema is None else schema_from(schema, self.dialect)
+        )
+        self.functions = None if functions is None else tuple(f.upper() for f in functions)
+        self.ctes = ctes
+        self.check_columns = check_columns
+
+    def __repr__(self) -> str:
+        extra = f", schema=<{len(self.schema.tables)} tables>" if self.schema else ""
+        return f"Sql({self.dialect_class.name!r}{extra}, statements={self.statements!r})"
+
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            self.dialect_class,
+            self.schema.key() if self.schema else None,
+            self.statements,
+            self.functions,
+            self.ctes,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sql) and other._key() == self._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __typedgen_grammar__(self) -> Grammar:
+        return _grammar(self._key(), self)
+
+    def __typedgen_bind__(self, text: str) -> object:
+        return self.parse(text)
+
+    def parse(self, text: str) -> Any:
+        """Parse and check SQL text as this output type would (for SQL from elsewhere too)."""
+        from typedgen.binding.sql import bind_sql
+
+        return bind_sql(
+            text,
+            dialect=self.dialect,
+            statements=self.statements,
+            schema=self.schema,
+            check_columns=self.check_columns,
+            quoted_strings=self.dialect_class.double_quoted_strings,
+        )
+
+
+@functools.lru_cache(maxsize=64)
+def _grammar(key: tuple[Any, ...], sql: Sql) -> Grammar:
+    cls = sql.dialect_class
+    options = GrammarOptions(
+        statements=sql.statements,
+        schema=sql.schema.names() if sql.schema else None,
+        ctes_in_schema=sql.ctes,
+        functions=frozenset(sql.functions) if sql.functions is not None else None,
+        exclude_types=cls.exclude_types,
+        quoted_values=cls.double_quoted_strings,
+    )
+    return build_sql_grammar(cls.tables(), options, source=cls.name)

@@ -1,0 +1,460 @@
+"""A sqlglot dialect's surface syntax, read from its tokenizer, parser and generator.
+
+sqlglot has no grammar export; its dialects are tables (``Tokenizer.QUOTES``, ``KEYWORDS``,
+``Parser.FUNCTIONS``, ``ID_VAR_TOKENS``, ``Generator.LIMIT_FETCH``...) plus code. This module reads
+the tables into plain data, :class:`DialectTables`, that the grammar builder turns into IR.
+
+Function arities are what sqlglot itself accepts: each registered function is probed with 0..4
+arguments of three kinds (a column, a number, a string), and an arity is kept only when sqlglot
+parses every probe, its generator writes it back in the same dialect without an "unsupported"
+warning, and the written text parses to the same tree. Nothing here is hand-written per dialect;
+:mod:`typedgen.frontends.sql.dialects` holds the small overrides.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import logging
+import os
+import pickle
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "FEATURE_PROBES",
+    "Arity",
+    "DialectTables",
+    "Function",
+    "dialect_tables",
+    "sqlglot_dialect",
+]
+
+FEATURE_PROBES: dict[str, str] = {
+    "booleans": "SELECT TRUE, FALSE",
+    "ilike": "SELECT a FROM t WHERE a ILIKE 'x%'",
+    "nullsafe_eq": "SELECT a <=> b FROM t",
+    "concat": "SELECT a || b FROM t",
+    "qualify": "SELECT a FROM t QUALIFY ROW_NUMBER() OVER (ORDER BY a) = 1",
+    "nulls_first": "SELECT a FROM t ORDER BY a NULLS FIRST",
+    "nulls_last": "SELECT a FROM t ORDER BY a DESC NULLS LAST",
+    "date_literal": "SELECT DATE '2020-01-31'",
+    "interval": "SELECT INTERVAL '1' DAY",
+    "extract": "SELECT EXTRACT(YEAR FROM a) FROM t",
+    "full_join": "SELECT * FROM a FULL OUTER JOIN b ON a.x = b.x",
+    "right_join": "SELECT * FROM a RIGHT JOIN b ON a.x = b.x",
+    "natural_join": "SELECT * FROM a NATURAL JOIN b",
+    "using": "SELECT * FROM a JOIN b USING (x)",
+    "cross_join": "SELECT * FROM a CROSS JOIN b",
+    "union": "SELECT a FROM t UNION SELECT a FROM u",
+    "union_all": "SELECT a FROM t UNION ALL SELECT a FROM u",
+    "union_distinct": "SELECT a FROM t UNION DISTINCT SELECT a FROM u",
+    "intersect": "SELECT a FROM t INTERSECT SELECT a FROM u",
+    "intersect_distinct": "SELECT a FROM t INTERSECT DISTINCT SELECT a FROM u",
+    "except": "SELECT a FROM t EXCEPT SELECT a FROM u",
+    "except_distinct": "SELECT a FROM t EXCEPT DISTINCT SELECT a FROM u",
+    "recursive": "WITH RECURSIVE r AS (SELECT 1 AS n) SELECT n FROM r",
+    "cte_columns": "WITH r(n) AS (SELECT 1) SELECT n FROM r",
+    "window_frame": "SELECT SUM(a) OVER (PARTITION BY b ORDER BY c ROWS BETWEEN UNBOUNDED"
+    " PRECEDING AND CURRENT ROW) FROM t",
+    "filter": "SELECT COUNT(*) FILTER (WHERE a > 1) FROM t",
+    "count_star": "SELECT COUNT(*) FROM t",
+    "limit": "SELECT a FROM t LIMIT 1",
+    "offset": "SELECT a FROM t LIMIT 1 OFFSET 2",
+    "fetch": "SELECT a FROM t OFFSET 2 ROWS FETCH FIRST 1 ROWS ONLY",
+    "fetch_only": "SELECT a FROM t FETCH FIRST 1 ROWS ONLY",
+    "fetch_ordered": "SELECT a FROM t ORDER BY a OFFSET 2 ROWS FETCH FIRST 1 ROWS ONLY",
+    "fetch_only_ordered": "SELECT a FROM t ORDER BY a FETCH FIRST 1 ROWS ONLY",
+    "top": "SELECT TOP 1 a FROM t",
+    "cast_operator": "SELECT a::INT FROM t",
+    "exists": "SELECT a FROM t WHERE EXISTS (SELECT 1 FROM u)",
+    "case": "SELECT CASE WHEN a > 1 THEN 'x' ELSE 'y' END FROM t",
+    "timestamp_literal": "SELECT TIMESTAMP '2020-01-31 10:00:00'",
+    "is_true": "SELECT a IS TRUE FROM t",
+    "similar_to": "SELECT a SIMILAR TO 'x%' FROM t",
+    "distinct_from": "SELECT a IS DISTINCT FROM b FROM t",
+    "like_escape": "SELECT a LIKE 'x!%' ESCAPE '!' FROM t",
+    "bit_and": "SELECT a & b FROM t",
+    "bit_or": "SELECT a | b FROM t",
+    "bit_xor": "SELECT a ^ b FROM t",
+    "bit_not": "SELECT ~a FROM t",
+    "shift": "SELECT a << 1 FROM t",
+    "json_arrow": "SELECT a -> 'k' FROM t",
+    "json_arrow_text": "SELECT a ->> 'k' FROM t",
+    "anonymous": "SELECT my_udf(a, 1, 'x') FROM t",
+    "bare_condition": "SELECT a FROM t WHERE b",
+    "rollup": "SELECT a, SUM(b) FROM t GROUP BY ROLLUP (a)",
+    "cube": "SELECT a, SUM(b) FROM t GROUP BY CUBE (a)",
+    "grouping_sets": "SELECT a, SUM(b) FROM t GROUP BY GROUPING SETS ((a), ())",
+    "derived_no_alias": "SELECT * FROM (SELECT 1 AS a)",
+    "table_alias_columns": "SELECT * FROM t AS u(a, b)",
+    "interval_bare": "SELECT INTERVAL '1 day'",
+    "interval_number": "SELECT INTERVAL 1 DAY",
+    "try_cast": "SELECT TRY_CAST(a AS INT) FROM t",
+}
+"""Each syntax feature the grammar offers, with the SQL that must round-trip for it to be on."""
+
+_PROBE_MAX_ARGS = 4
+_PROBE_VALUES = ("x", "1", "'a'")
+_DATE_PARTS = (
+    "YEAR",
+    "QUARTER",
+    "MONTH",
+    "WEEK",
+    "DAY",
+    "DOW",
+    "DOY",
+    "HOUR",
+    "MINUTE",
+    "SECOND",
+    "MILLISECOND",
+    "MICROSECOND",
+    "EPOCH",
+)
+_SPELLED_OUT = re.compile(r"(?:^|_)[A-Z]_[A-Z](?:_|$)")
+_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+@dataclass(frozen=True, order=True)
+class Arity:
+    """Argument counts a function accepts: ``counts``, and any number >= ``rest`` when set."""
+
+    counts: tuple[int, ...]
+    rest: int | None = None
+
+    def allows(self, n: int) -> bool:
+        return n in self.counts or (self.rest is not None and n >= self.rest)
+
+    def __str__(self) -> str:
+        parts = [str(c) for c in self.counts]
+        if self.rest is not None:
+            parts.append(f"{self.rest}+")
+        return ",".join(parts)
+
+
+@dataclass(frozen=True)
+class Function:
+    """A function sqlglot registers for the dialect, with the arities it round-trips."""
+
+    name: str
+    arity: Arity
+    aggregate: bool
+
+
+@dataclass(frozen=True)
+class DialectTables:
+    """The surface syntax of one sqlglot dialect, as plain data."""
+
+    name: str
+    string_quotes: tuple[str, ...]
+    """Single-character string delimiters (``'``, and ``"`` where it quotes strings)."""
+    backslash_escapes: bool
+    """Whether ``\\`` escapes the next character inside strings."""
+    identifier_quotes: tuple[tuple[str, str], ...]
+    """(open, close) identifier delimiters: ``("\\"", "\\"")``, ``("`", "`")``, ``("[", "]")``."""
+    comments: tuple[str, ...]
+    """Comment openers the tokenizer knows (``--``, ``#``, ``/*``, ``//``)."""
+    keywords: dict[str, str]
+    """Single-word keywords: upper-case word -> sqlglot token type name."""
+    reserved: frozenset[str]
+    """Upper-case words the generator quotes when they name something (must be quoted)."""
+    word_roles: dict[str, tuple[bool, bool, bool]]
+    """For each keyword: whether it may be written unquoted as (a column, table or name after
+    ``AS``; a table alias without ``AS``; a column alias without ``AS``), as sqlglot reads it."""
+    symbols: tuple[str, ...]
+    """Operator tokens made of symbols (``<=``, ``::``, ``->>``...)."""
+    id_var_tokens: frozenset[str]
+    """Token types the parser accepts as a column or a name after ``AS``."""
+    table_alias_tokens: frozenset[str]
+    """Token types accepted as a table alias without ``AS``."""
+    alias_tokens: frozenset[str]
+    """Token types accepted as a column alias without ``AS``."""
+    func_tokens: frozenset[str]
+    """Token types that may name a called function."""
+    types: dict[str, tuple[int, ...]]
+    """Data type names usable in ``CAST(x AS type)``: word -> parameter counts it round-trips
+    with (0: ``INT``, 1: ``VARCHAR(10)``, 2: ``DECIMAL(10, 2)``)."""
+    functions: tuple[Function, ...]
+    limit_fetch: str
+    """The generator's limit form: ``"LIMIT"``, ``"FETCH"`` (FETCH FIRST n ROWS ONLY), ``"ALL"``."""
+    top: bool
+    """Whether the generator writes a limit as ``SELECT TOP n``."""
+    normalization: str
+    """sqlglot's normalisation strategy for unquoted identifiers (``LOWERCASE``...)."""
+    features: frozenset[str]
+    """The :data:`FEATURE_PROBES` that round-trip in this dialect."""
+    extract_units: tuple[str, ...]
+    """Date parts ``EXTRACT(part FROM x)`` round-trips with."""
+    interval_units: tuple[str, ...]
+    """Units ``INTERVAL '1' unit`` round-trips with."""
+
+
+def sqlglot_dialect(name: str) -> Any:
+    """The sqlglot ``Dialect`` instance of that name (sqlglot's own error if unknown)."""
+    from sqlglot.dialects.dialect import Dialect
+
+    return Dialect.get_or_raise(name)
+
+
+@contextmanager
+def _quiet_sqlglot() -> Iterator[None]:
+    logger = logging.getLogger("sqlglot")
+    level, propagate = logger.level, logger.propagate
+    logger.setLevel(logging.CRITICAL)
+    logger.propagate = False
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+        logger.propagate = propagate
+
+
+def _squash(sql: str) -> str:
+    return "".join(sql.split()).upper()
+
+
+def _round_trips(sql: str, dialect: Any, *, exact: bool = True) -> bool:
+    """Whether ``sql`` is native to the dialect: sqlglot parses it, writes it back the same
+    (case and spacing aside) without an "unsupported" warning, and reads that back to the same
+    tree. Syntax sqlglot only *transpiles* (``x::INT`` in SQLite becomes ``CAST``) fails."""
+    import sqlglot
+    from sqlglot.errors import ErrorLevel, SqlglotError
+
+    try:
+        tree = sqlglot.parse_one(sql, read=dialect)
+        text = tree.sql(dialect=dialect, unsupported_level=ErrorLevel.RAISE)
+        if exact and _squash(text) != _squash(sql):
+            return False
+        return bool(sqlglot.parse_one(text, read=dialect) == tree)
+    except (SqlglotError, ValueError, TypeError, AttributeError, KeyError, IndexError):
+        return False
+    except RecursionError:  # pragma: no cover - defensive
+        return False
+
+
+def _is_string(sql: str, dialect: Any) -> bool:
+    import sqlglot
+    from sqlglot import exp
+    from sqlglot.errors import SqlglotError
+
+    try:
+        tree = sqlglot.parse_one(sql, read=dialect)
+    except SqlglotError:
+        return False
+    values = tree.expressions if isinstance(tree, exp.Select) else []
+    return (
+        len(values) == 1
+        and isinstance(values[0], exp.Literal)
+        and values[0].is_string
+        and _round_trips(sql, dialect, exact=False)
+    )
+
+
+def _names(sql: str, dialect: Any, word: str, kind: str) -> bool:
+    """Whether ``word`` comes back from ``sql`` as the name of a column, table or alias."""
+    import sqlglot
+    from sqlglot import exp
+    from sqlglot.errors import SqlglotError
+
+    if not _round_trips(sql, dialect, exact=False):
+        return False
+    try:
+        tree = sqlglot.parse_one(sql, read=dialect)
+    except SqlglotError:
+        return False
+    if kind == "column":
+        found = [c.name for c in tree.find_all(exp.Column)]
+    elif kind == "table":
+        found = [t.name for t in tree.find_all(exp.Table)]
+    else:
+        found = [a.alias for a in tree.find_all(exp.Alias, exp.TableAlias)]
+        found += [t.alias for t in tree.find_all(exp.Table) if t.alias]
+    return any(name.upper() == word for name in found)
+
+
+def _word_roles(word: str, dialect: Any) -> tuple[bool, bool, bool]:
+    w = word.lower()
+    ident = (
+        _names(f"SELECT {w} FROM t", dialect, word, "column")
+        and _names(f"SELECT t.{w} FROM t", dialect, word, "column")
+        and _names(f"SELECT a FROM {w}", dialect, word, "table")
+        and _names(f"SELECT a AS {w} FROM t", dialect, word, "alias")
+    )
+    table_alias = _names(f"SELECT a FROM t {w}", dialect, word, "alias") and _names(
+        f"SELECT a FROM t {w} JOIN u ON a = b", dialect, word, "alias"
+    )
+    column_alias = _names(f"SELECT a {w} FROM t", dialect, word, "alias") and _names(
+        f"SELECT a {w}, b FROM t", dialect, word, "alias"
+    )
+    return ident, table_alias, column_alias
+
+
+def _probe_arity(name: str, dialect: Any) -> Arity | None:
+    counts = [
+        k
+        for k in range(_PROBE_MAX_ARGS + 1)
+        # Columns first: most failures show there, and the other probes are skipped.
+        if all(
+            _round_trips(f"SELECT {name}({', '.join([value] * k)})", dialect)
+            for value in _PROBE_VALUES
+        )
+    ]
+    if not counts:
+        return None
+    rest = None
+    if _PROBE_MAX_ARGS in counts and _PROBE_MAX_ARGS - 1 in counts:
+        # Accepts 3 and 4 arguments: a variadic function (COALESCE, CONCAT, GREATEST...).
+        rest = _PROBE_MAX_ARGS
+        counts = [c for c in counts if c < rest]
+    return Arity(tuple(counts), rest)
+
+
+def _token_names(tokens: Any) -> frozenset[str]:
+    return frozenset(t.name for t in tokens)
+
+
+def _single_quotes(entries: Any) -> tuple[str, ...]:
+    return tuple(e for e in entries if isinstance(e, str) and len(e) == 1)
+
+
+def _identifier_quotes(entries: Any) -> tuple[tuple[str, str], ...]:
+    out = []
+    for entry in entries:
+        pair = (entry, entry) if isinstance(entry, str) else tuple(entry)
+        if len(pair[0]) == 1 and len(pair[1]) == 1:
+            out.append((pair[0], pair[1]))
+    return tuple(out)
+
+
+def _comments(entries: Any) -> tuple[str, ...]:
+    return tuple(entry if isinstance(entry, str) else entry[0] for entry in entries)
+
+
+def _cache_file(name: str) -> Path | None:
+    if os.environ.get("TYPEDGEN_NO_DISK_CACHE"):
+        return None
+    from importlib.metadata import version
+
+    from typedgen._bundled import cache_dir
+
+    code = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+    tag = f"{version('sqlglot')}-{code}-{name or 'base'}"
+    return cache_dir() / "sql_tables" / f"{tag}.pickle"
+
+
+@functools.cache
+def dialect_tables(name: str) -> DialectTables:
+    """A sqlglot dialect's tables: memoised, and cached on disk per sqlglot version (probing
+    the functions takes a few seconds)."""
+    path = _cache_file(name)
+    if path is not None and path.exists():
+        try:
+            with open(path, "rb") as fh:
+                cached = pickle.load(fh)
+            if isinstance(cached, DialectTables):
+                return cached
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
+            pass
+    tables = _read_tables(name)
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            with open(tmp, "wb") as fh:
+                pickle.dump(tables, fh)
+            os.replace(tmp, path)
+        except OSError:
+            pass
+    return tables
+
+
+def _read_tables(name: str) -> DialectTables:
+    from sqlglot import expressions as exp
+
+    dialect = sqlglot_dialect(name)
+    tok = dialect.tokenizer_class
+    par = dialect.parser_class
+    gen = dialect.generator_class
+    keywords = {
+        word: token.name
+        for word, token in tok.KEYWORDS.items()
+        if word and set(word) <= _WORD_CHARS and not word[0].isdigit()
+    }
+    type_tokens = _token_names(par.TYPE_TOKENS)
+    func_tokens = _token_names(par.FUNC_TOKENS)
+    functions = []
+    with _quiet_sqlglot():
+        word_roles = {w: _word_roles(w, dialect) for w, t in keywords.items() if t != "VAR"}
+        for fname, builder in sorted(par.FUNCTIONS.items()):
+            if not fname or not set(fname) <= _WORD_CHARS or fname[0].isdigit():
+                continue
+            if _SPELLED_OUT.search(fname):
+                continue  # sqlglot's mechanical names for CamelCase classes: J_S_O_N_OBJECT_AGG
+            token = keywords.get(fname, "VAR")
+            if token not in func_tokens:
+                continue
+            arity = _probe_arity(fname, dialect)
+            if arity is None:
+                continue
+            cls = getattr(builder, "__self__", None) or exp.FUNCTION_BY_NAME.get(fname)
+            aggregate = isinstance(cls, type) and issubclass(cls, exp.AggFunc)
+            functions.append(Function(fname, arity, aggregate))
+        types = {}
+        for word, token in sorted(keywords.items()):
+            if token not in type_tokens:
+                continue
+            params = tuple(
+                n
+                for n, suffix in enumerate(("", "(10)", "(10, 2)"))
+                if _round_trips(f"SELECT CAST(x AS {word}{suffix})", dialect)
+            )
+            if params:
+                types[word] = params
+        features = frozenset(
+            name for name, sql in FEATURE_PROBES.items() if _round_trips(sql, dialect)
+        )
+        extract_units = tuple(
+            u for u in _DATE_PARTS if _round_trips(f"SELECT EXTRACT({u} FROM a) FROM t", dialect)
+        )
+        interval_units = tuple(
+            u for u in _DATE_PARTS if _round_trips(f"SELECT INTERVAL '1' {u}", dialect)
+        )
+    return DialectTables(
+        name=name,
+        string_quotes=tuple(
+            q for q in _single_quotes(tok.QUOTES) if _is_string(f"SELECT {q}a b{q}", dialect)
+        ),
+        backslash_escapes="\\" in tok.STRING_ESCAPES,
+        identifier_quotes=tuple(
+            (o, c)
+            for o, c in _identifier_quotes(tok.IDENTIFIERS)
+            if _round_trips(f"SELECT {o}a b{c} FROM t", dialect)
+        ),
+        comments=_comments(tok.COMMENTS),
+        keywords=keywords,
+        reserved=frozenset(w.upper() for w in getattr(gen, "RESERVED_KEYWORDS", ()) or ()),
+        word_roles=word_roles,
+        symbols=tuple(
+            sorted(
+                k
+                for k in tok.KEYWORDS
+                if k and not any(c.isalnum() or c == "_" or c.isspace() for c in k)
+            )
+        ),
+        id_var_tokens=_token_names(par.ID_VAR_TOKENS),
+        table_alias_tokens=_token_names(par.TABLE_ALIAS_TOKENS),
+        alias_tokens=_token_names(par.ALIAS_TOKENS),
+        func_tokens=func_tokens,
+        types=types,
+        functions=tuple(functions),
+        limit_fetch=str(gen.LIMIT_FETCH),
+        top=bool(getattr(gen, "LIMIT_IS_TOP", False)),
+        normalization=dialect.NORMALIZATION_STRATEGY.name,
+        features=features,
+        extract_units=extract_units,
+        interval_units=interval_units,
+    )
