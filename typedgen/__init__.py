@@ -4,11 +4,13 @@ Importing typedgen never imports torch or transformers.
 """
 
 from typedgen import frontends as _frontends  # registers Grammar.from_<format>
+from typedgen import grammars
 from typedgen._version import __version__
 from typedgen.api import compile, grammar_of
 from typedgen.compiler.compiled import CompiledGrammar
 from typedgen.compiler.vocabulary import Vocabulary
 from typedgen.decoding.processor import LogitsProcessor
+from typedgen.dsl import DSL
 from typedgen.errors import (
     CompileBudgetError,
     CompileError,
@@ -26,6 +28,7 @@ from typedgen.errors import (
 from typedgen.explain import Explanation, explain
 from typedgen.frontends.jsonschema.layout import Whitespace
 from typedgen.frontends.jsonschema.pydantic import Reasoning
+from typedgen.frontends.sql import Sql, SqlDialect
 from typedgen.generation import Details, Generator, StreamEvent, generate
 from typedgen.models import LoadedModel, load_model
 from typedgen.runtime.matcher import Matcher
@@ -35,6 +38,7 @@ from typedgen.validation import Attempt
 del _frontends
 
 __all__ = [
+    "DSL",
     "Attempt",
     "Choice",
     "CompileBudgetError",
@@ -56,6 +60,8 @@ __all__ = [
     "Reasoning",
     "Regex",
     "SchemaError",
+    "Sql",
+    "SqlDialect",
     "StreamEvent",
     "TypedgenError",
     "UnsupportedFeatureError",
@@ -69,5 +75,6 @@ __all__ = [
     "explain",
     "generate",
     "grammar_of",
+    "grammars",
     "load_model",
 ]

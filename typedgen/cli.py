@@ -1,4 +1,4 @@
-"""The ``typedgen`` command line: ``grammar``, ``explain`` and ``generate``."""
+"""The ``typedgen`` command line: ``grammar``, ``explain``, ``generate`` and ``check``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import importlib
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +24,9 @@ class CliError(Exception):
     """A usage or input error the command line reports without a traceback (exit code 2)."""
 
 
-def _add_source(parser: argparse.ArgumentParser) -> None:
+def _add_source(parser: argparse.ArgumentParser, *, required: bool = True) -> None:
     group = parser.add_argument_group("output type (exactly one)")
-    source = group.add_mutually_exclusive_group(required=True)
+    source = group.add_mutually_exclusive_group(required=required)
     source.add_argument("--schema", metavar="FILE", help="a JSON Schema file")
     source.add_argument(
         "--model-class",
@@ -56,10 +56,20 @@ def _build_parser() -> argparse.ArgumentParser:
     grammar = commands.add_parser(
         "grammar",
         help="print the canonical IR grammar of an output type",
-        description="Print the canonical IR text of an output type's grammar.",
+        description="Print the canonical IR text of an output type's grammar: give a grammar"
+        " file (.lark, .gbnf), a library grammar's name, a DSL class (MODULE:CLASS), or one of"
+        " the options below.",
         allow_abbrev=False,
     )
-    _add_source(grammar)
+    grammar.add_argument(
+        "file",
+        nargs="?",
+        metavar="GRAMMAR",
+        help="a .lark/.gbnf file, a grammar library name, or MODULE:CLASS",
+    )
+    _add_source(grammar, required=False)
+    _add_grammar_options(grammar)
+    grammar.set_defaults(command_parser=grammar)
     explain = commands.add_parser(
         "explain",
         help="show how each schema keyword is honoured",
@@ -88,7 +98,32 @@ def _build_parser() -> argparse.ArgumentParser:
     generate.add_argument(
         "--details", action="store_true", help="also print token counts and timing to stderr"
     )
+    check = commands.add_parser(
+        "check",
+        help="check that a grammar accepts sample files",
+        description="Feed each sample file to the grammar (typedgen's matcher, byte by byte) and"
+        " to a second opinion (lark's parser for Lark grammars, the class's parse() for DSL"
+        " classes); print OK, or where the text stops matching and what was expected. Exit"
+        " status 1 when a sample fails or the two disagree.",
+        allow_abbrev=False,
+    )
+    check.add_argument(
+        "grammar",
+        metavar="GRAMMAR",
+        help="a .lark/.gbnf file, a grammar library name, or MODULE:CLASS (a DSL class)",
+    )
+    check.add_argument("samples", nargs="+", metavar="SAMPLE", help="text files to check")
+    _add_grammar_options(check)
     return parser
+
+
+def _add_grammar_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--start", metavar="RULE", help="the start rule of a grammar file")
+    parser.add_argument(
+        "--lexer",
+        choices=("contextual", "basic", "dynamic", "dynamic_complete"),
+        help="the lexer of a .lark grammar (default: contextual, or the library grammar's own)",
+    )
 
 
 def _import_object(spec: str) -> object:
@@ -202,13 +237,111 @@ def _generate(args: argparse.Namespace) -> None:
     )
 
 
-def _run(args: argparse.Namespace) -> None:
+def _named_grammar(
+    spec: str, start: str | None, lexer: str | None
+) -> tuple[object, tuple[str, Callable[[str], object]] | None]:
+    """A GRAMMAR argument as an output type, and the second opinion that checks its texts."""
+    path = Path(spec)
+    if path.suffix.lower() not in _GRAMMAR_SUFFIXES and ":" in spec and not path.exists():
+        obj = _import_object(spec)
+        from typedgen.binding import binder_for
+
+        if start is not None or lexer is not None:
+            raise CliError("--start and --lexer apply to grammar files, not to MODULE:CLASS")
+        name = getattr(obj, "__name__", type(obj).__name__)
+        return obj, (f"{name}.parse" if hasattr(obj, "parse") else name, binder_for(obj))
+    if path.suffix.lower() not in _GRAMMAR_SUFFIXES and not path.exists():
+        try:
+            from typedgen import grammars
+        except ImportError:  # pragma: no cover - the library ships with typedgen
+            raise CliError(f"{spec}: no such file") from None
+        path = grammars.path(spec)
+        lexer = lexer or grammars.lexer(spec)
+    kind = _GRAMMAR_SUFFIXES.get(path.suffix.lower())
+    if kind is None:
+        supported = ", ".join(sorted(_GRAMMAR_SUFFIXES))
+        raise CliError(f"{path}: unknown grammar suffix {path.suffix!r} (supported: {supported})")
+    if not path.is_file():
+        raise CliError(f"{path}: no such file")
+    if kind == "Gbnf":
+        if lexer is not None:
+            raise CliError("--lexer applies to .lark grammars")
+        return typedgen.Gbnf(path, start=start or "root"), None
+    lark_type = typedgen.Lark(path, start=start or "start", lexer=lexer or "contextual")
+    return lark_type, ("lark", _lark_oracle(path, start or "start", lexer or "contextual"))
+
+
+def _lark_oracle(path: Path, start: str, lexer: str) -> Callable[[str], object]:
+    """lark's own Earley parser for a grammar file (built on first use)."""
+    parsers: list[Any] = []
+
+    def parse(text: str) -> object:
+        if not parsers:
+            import lark
+
+            parsers.append(
+                lark.Lark(
+                    path.read_text(encoding="utf-8"),
+                    start=start,
+                    parser="earley",
+                    lexer="dynamic_complete" if lexer == "dynamic_complete" else "dynamic",
+                    import_paths=[path.parent],
+                    source_path=str(path),
+                )
+            )
+        return parsers[0].parse(text)
+
+    return parse
+
+
+def _check(args: argparse.Namespace) -> int:
+    from typedgen.grammar_check import check_sample, compile_for_check
+
+    output_type, oracle = _named_grammar(args.grammar, args.start, args.lexer)
+    compiled = compile_for_check(typedgen.grammar_of(output_type))
+    failures = 0
+    for sample in args.samples:
+        try:
+            data = Path(sample).read_bytes()
+        except OSError as exc:
+            raise CliError(f"{sample}: cannot read: {exc.strerror or exc}") from exc
+        report = check_sample(compiled, data, sample, oracle)
+        _write(report.render())
+        failures += not report.ok
+    if len(args.samples) > 1:
+        _write(f"{len(args.samples) - failures} of {len(args.samples)} samples OK")
+    return 1 if failures else 0
+
+
+def _grammar_command(args: argparse.Namespace) -> None:
+    parser: argparse.ArgumentParser = args.command_parser
+    given = any(
+        getattr(args, name) is not None
+        for name in ("schema", "model_class", "grammar", "regex", "choice")
+    )
+    if args.file is not None and given:
+        parser.error("give GRAMMAR or one of the source options, not both")
+    if args.file is None and not given:
+        parser.error("give GRAMMAR or one of --schema --model-class --grammar --regex --choice")
+    if args.file is not None:
+        output_type, _ = _named_grammar(args.file, args.start, args.lexer)
+    else:
+        if args.start is not None or args.lexer is not None:
+            raise CliError("--start and --lexer apply to a GRAMMAR argument")
+        output_type = _output_type(args, lower_lenient=True)
+    _write(str(typedgen.grammar_of(output_type)))
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.command == "check":
+        return _check(args)
     if args.command == "grammar":
-        _write(str(typedgen.grammar_of(_output_type(args, lower_lenient=True))))
+        _grammar_command(args)
     elif args.command == "explain":
         _write(str(typedgen.explain(_output_type(args, lower_lenient=False))))
     else:
         _generate(args)
+    return 0
 
 
 def _is_generation_failure(exc: BaseException) -> bool:
@@ -219,11 +352,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 generation failed, 2 bad input)."""
     args = _build_parser().parse_args(argv)
     try:
-        _run(args)
+        status = _run(args)
     except (TypedgenError, CliError, OSError) as exc:
         _write(f"typedgen: error: {exc}", sys.stderr)
         return 1 if _is_generation_failure(exc) else 2
     except KeyboardInterrupt:
         _write("typedgen: interrupted", sys.stderr)
         return 130
-    return 0
+    return status

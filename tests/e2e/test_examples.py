@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 from pathlib import Path
 
 import pytest
@@ -34,3 +35,10 @@ def test_example_runs(name: str, capsys: pytest.CaptureFixture[str]) -> None:
         assert "final: City(" in out
     if name == "reasoning_validators":
         assert "scratchpad: " in out
+    if name == "dsl_robot":
+        assert re.search(r"^  (Move|Turn|Grab|Drop)\(", out, re.MULTILINE), out
+    if name == "dsl_nginx":
+        assert "server: listen=" in out and "Location(path=" in out
+        assert "library grammar reads: Block(name='server'" in out
+    if name == "dsl_toml":
+        assert "tables built by WorkerConfig:" in out and "tomllib reads: {" in out

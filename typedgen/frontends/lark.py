@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from typedgen.errors import GrammarError, UnsupportedFeatureError
+from typedgen.frontends.lark_embed import Spliced, make_holes, splice, unused_embed
 from typedgen.frontends.lark_loader import Def, Loader
 from typedgen.frontends.lark_lookaround import nullable
 from typedgen.frontends.lark_syntax import (
@@ -109,6 +110,7 @@ def lark_grammar(
     imports: Mapping[str, str] | None = None,
     import_paths: Sequence[str | Path] = (),
     keep_all_tokens: bool = False,
+    embeds: Mapping[str, Grammar] | None = None,
 ) -> Grammar:
     """The IR of a Lark grammar, starting at rule ``start``.
 
@@ -120,6 +122,9 @@ def lark_grammar(
     ``source`` when it names a file, for relative imports, and lark's bundled grammars).
     ``keep_all_tokens`` is lark's option of that name. Unused rules and terminals are dropped,
     as lark drops them. Errors carry ``source:line:column`` and a stable code.
+
+    ``embeds`` maps names to grammars that fill them (see :mod:`typedgen.frontends.lark_embed`):
+    a rule or terminal the text ``%declare``s, defines as a placeholder, or only refers to.
     """
     lexing = _LEXERS.get(lexer)
     if lexing is None:
@@ -132,8 +137,10 @@ def lark_grammar(
     loader = Loader(imports, import_paths)
     base_dir = Path(source).parent if source and os.path.isfile(source) else None
     loader.load(text, source, None, base_dir)
+    embeds = dict(embeds or {})
+    make_holes(loader.defs, embeds, source)
     loader.validate()
-    return _Converter(loader, lexing, keep_all_tokens, source).build(start)
+    return _Converter(loader, lexing, keep_all_tokens, source).build(start, embeds)
 
 
 register_format("lark", lark_grammar)
@@ -342,7 +349,7 @@ class _Converter:
         )
 
     # -- the grammar ---------------------------------------------------------------------
-    def build(self, start: str) -> Grammar:
+    def build(self, start: str, embeds: Mapping[str, Grammar] | None = None) -> Grammar:
         d = self.defs.get(start)
         if d is None or d.is_term or d.params or d.body is None:
             candidates = [n for n, x in self.defs.items() if not x.is_term and not x.params]
@@ -371,11 +378,49 @@ class _Converter:
         terminals = self._reachable_terminals(rules, roots)
         order = [*self.term_names, *self.anon]
         all_rules = rules + [terminals[n] for n in order if n in terminals]
+        spliced = self._splice(embeds or {}, all_rules, [terminals[n] for n in ignore])
+        all_rules += spliced.rules
+        roots += spliced.reserved
         kept = prune_unreachable(all_rules, roots)
-        self._check_declared(kept)
-        self._check_zero_width(kept, ignore)
-        kept, ignore = _drop_unproductive(kept, start, ignore)
-        return Grammar(kept, start, ignore=tuple(dict.fromkeys(ignore)), origin=Origin(self.source))
+        kept_names = {rule.name for rule in kept}
+        for name in embeds or {}:
+            if name not in kept_names:
+                names = [n for n, d in self.defs.items() if d.body is not None]
+                raise unused_embed(name, names, self.defs[name].origin)
+        self._check_declared(kept, embeds or {})
+        embedded = {rule.name for rule in spliced.rules}
+        self._check_zero_width([r for r in kept if r.name not in embedded], ignore)
+        kept, ignore = _drop_unproductive(kept, start, ignore, spliced.reserved)
+        return Grammar(
+            kept,
+            start,
+            ignore=tuple(dict.fromkeys(ignore)),
+            origin=Origin(self.source),
+            deferred=tuple(spliced.deferred),
+            reserved=tuple(spliced.reserved),
+        )
+
+    def _splice(
+        self, embeds: Mapping[str, Grammar], rules: list[Rule], ignored: list[Rule]
+    ) -> Spliced:
+        """The rules that fill the embedded holes (see :mod:`typedgen.frontends.lark_embed`)."""
+        out = Spliced()
+        taken = {rule.name for rule in rules} | set(self.defs)
+        host_ignore = [rule.body for rule in ignored]
+        for name, sub in embeds.items():
+            part = splice(
+                name,
+                self.defs[name],
+                sub,
+                lexing=self.lexing,
+                taken=taken,
+                host_ignore=host_ignore,
+            )
+            taken.update(rule.name for rule in part.rules)
+            out.rules += part.rules
+            out.reserved += part.reserved
+            out.deferred += part.deferred
+        return out
 
     def _reachable_terminals(self, rules: list[Rule], roots: list[str]) -> dict[str, Rule]:
         """Convert the terminals reachable from the roots (lark never compiles the others)."""
@@ -399,13 +444,13 @@ class _Converter:
                 stack.extend(ref.name for ref in _refs(rule.body))
         return done
 
-    def _check_declared(self, kept: list[Rule]) -> None:
+    def _check_declared(self, kept: list[Rule], filled: Mapping[str, Grammar]) -> None:
         from typedgen.ir.passes.validate import referenced_names
 
         for rule in kept:
             for ref in referenced_names(rule.body):
                 d = self.defs.get(ref.name)
-                if d is not None and d.body is None:
+                if d is not None and d.body is None and ref.name not in filled:
                     raise UnsupportedFeatureError(
                         f"{ref.name} is %declare'd: it has no pattern (a custom lexer or "
                         "postlexer such as lark's Indenter produces it)",
@@ -448,14 +493,16 @@ def _is_void(expr: Expr) -> bool:
 
 
 def _drop_unproductive(
-    rules: list[Rule], start: str, ignore: list[str]
+    rules: list[Rule], start: str, ignore: list[str], reserved: Sequence[str] = ()
 ) -> tuple[list[Rule], list[str]]:
     """Drop rules that derive no string (lark accepts them, the IR does not); same language.
 
     An alternative that needs such a rule can never match, so it goes too; only when the start
     rule itself derives nothing is the grammar refused.
     """
-    alive = productive_rules(Grammar(rules, start, ignore=tuple(ignore), validate=False))
+    alive = productive_rules(
+        Grammar(rules, start, ignore=tuple(ignore), reserved=tuple(reserved), validate=False)
+    )
     if len(alive) == len(rules):
         return rules, ignore
     table = {r.name: r for r in rules}
@@ -480,4 +527,4 @@ def _drop_unproductive(
         if rule.name in alive
     ]
     kept_ignore = [name for name in ignore if name in alive]
-    return prune_unreachable(fixed, [start, *kept_ignore]), kept_ignore
+    return prune_unreachable(fixed, [start, *kept_ignore, *reserved]), kept_ignore
