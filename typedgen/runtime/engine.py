@@ -76,7 +76,7 @@ class Engine:
         self._pair_mask: dict[tuple[int, int], U32] = {}
         self._complete: dict[int, bool] = {}
         self._bytes: dict[int, tuple[int, ...]] = {}
-        self._completion: dict[int, bytes | None] = {}
+        self._completion: dict[int, tuple[bytes | None, int]] = {}
         self._lock = threading.RLock()
         eos = np.zeros(self.n_words, dtype=np.uint32)
         for t in self.vocab.eos_ids:
@@ -351,10 +351,12 @@ class Engine:
         which keeps the search narrow in JSON-like grammars; where it allows none (a keyword
         must be spelled), every allowed byte is. If that finds nothing within ``limit``
         states, an unrestricted search follows, which returns the truly shortest completion.
-        Memoised per state.
+        Memoised per state (a failure only for limits up to the one that failed).
         """
-        if state in self._completion:
-            return self._completion[state]
+        memo = self._completion.get(state)
+        # A failure is only final for searches no larger than the one that failed.
+        if memo is not None and (memo[0] is not None or memo[1] >= limit):
+            return memo[0]
         result = None
         if self.is_complete(state):
             result = b""
@@ -362,7 +364,7 @@ class Engine:
             result = self._search_completion(state, limit, _CLOSING)
             if result is None:
                 result = self._search_completion(state, limit, None)
-        self._completion[state] = result
+        self._completion[state] = (result, limit)
         return result
 
     def _search_completion(
