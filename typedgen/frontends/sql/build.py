@@ -482,12 +482,20 @@ class _Builder:
             "factor",
             _seq(r("unary"), _star(_seq(_alt(p("*"), p("/"), p("%")), r("unary")))),
         )
-        self.rule("unary", _alt(_seq(_alt(p("-"), p("+")), r("unary")), r("postfix")))
+        signs = [p("-"), p("+")] + ([p("~")] if self.has("bit_not") else [])
+        self.rule("unary", _alt(_seq(_alt(*signs), r("unary")), r("postfix")))
+        types = bool(set(self.t.types) - self.o.exclude_types)
         cast_op = (
             self.o.cast_operator if self.o.cast_operator is not None else self.has("cast_operator")
         )
-        if cast_op:
-            self.rule("postfix", _seq(r("primary"), _star(_seq(p("::"), r("data_type")))))
+        postfix: list[Expr] = []
+        if cast_op and types:
+            postfix.append(_seq(p("::"), r("data_type")))
+        for feature, sym in (("json_arrow", "->"), ("json_arrow_text", "->>")):
+            if self.has(feature):
+                postfix.append(_seq(p(sym), r("primary")))
+        if postfix:
+            self.rule("postfix", _seq(r("primary"), _star(_alt(*postfix))))
         else:
             self.rule("postfix", r("primary"))
         cast_body = self.parens(r("expr"), kw("AS"), r("data_type"))
@@ -497,9 +505,10 @@ class _Builder:
             r("call"),
             self.parens(r("expr")),
             self.parens(r("query")),
-            _seq(kw("CAST"), cast_body),
         ]
-        if self.has("try_cast"):
+        if types:
+            primaries.append(_seq(kw("CAST"), cast_body))
+        if self.has("try_cast") and types:
             primaries.append(_seq(kw("TRY_CAST"), cast_body))
         if self.has("exists"):
             primaries.append(_seq(kw("EXISTS"), self.parens(r("query"))))
@@ -629,7 +638,8 @@ class _Builder:
             if 2 in params:
                 suffixes.append(self.parens(number, self.p(","), number))
             data_types.append(_seq(names, _alt(*suffixes)))
-        self.rule("data_type", _alt(*data_types))
+        if data_types:
+            self.rule("data_type", _alt(*data_types))
         if self.o.schema:
             self.rule(
                 "schema_table",
