@@ -5,7 +5,9 @@ a few invented rows each; see ``benchmarks/spider_db.py``). ``typedgen.Sql("sqli
 schema=conn)`` reads the schema from the live connection, so the model can only name its tables
 and columns, and every column must resolve through a table in the query (a miss is fed back to
 the model and retried). The value is a sqlglot ``Expression``: run its text on SQLite, or
-transpile it to another dialect.
+transpile it to another dialect. The grammar makes the SQL parse, name only the schema's
+tables and columns, and read only; whether a 135M-parameter model answers the question is another
+matter: compare the gold SQL printed under it.
 
 Run: python examples/spider_sqlite.py   (needs ../shared/evaldata, or $TYPEDGEN_EVALDATA)
 """
@@ -30,8 +32,8 @@ from benchmarks.spider_db import (
     spider_dir,
 )
 
-# Spider dev questions (by name), on two of its databases.
-QUESTIONS = ("spider-dev/0259", "spider-dev/0272", "spider-dev/0004")
+# Spider dev questions (by name) on its employee_hire_evaluation database.
+QUESTIONS = ("spider-dev/0259", "spider-dev/0289", "spider-dev/0296")
 
 
 def open_database(schema: dict[str, object]) -> tuple[sqlite3.Connection, typedgen.Sql]:
@@ -41,7 +43,10 @@ def open_database(schema: dict[str, object]) -> tuple[sqlite3.Connection, typedg
 
 def main() -> None:
     if not (spider_dir() / "tables.json").exists():
-        sys.exit(f"Spider data not found at {spider_dir()}: set TYPEDGEN_EVALDATA to evaldata")
+        sys.exit(
+            f"Spider data not found at {spider_dir()}:"
+            " set TYPEDGEN_EVALDATA to the folder that holds spider_dev/"
+        )
     schemas = load_schemas()
     questions = [q for q in load_questions() if q.name in QUESTIONS]
     model = typedgen.load_model()
@@ -49,7 +54,7 @@ def main() -> None:
     databases = {db: open_database(schemas[db]) for db in dict.fromkeys(q.db_id for q in questions)}
     for q in questions:
         conn, sql = databases[q.db_id]
-        prompt = messages(sql.schema.describe(), q.question)
+        prompt = messages(sql.schema.describe("sqlite"), q.question)
         print(f"\n[{q.db_id}] {q.question}")
         t0 = time.perf_counter()
         try:
@@ -58,6 +63,9 @@ def main() -> None:
             )
         except typedgen.ValidationFailed as exc:  # every attempt named a column out of scope
             print(f"  no SQL after {len(exc.attempts)} attempts: {exc.attempts[-1].error}")
+            continue
+        except typedgen.GenerationError as exc:
+            print(f"  no SQL: {exc}")
             continue
         text = tree.meta["text"]
         print(f"  SQL ({time.perf_counter() - t0:.1f}s): {text}")

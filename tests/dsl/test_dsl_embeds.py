@@ -240,7 +240,9 @@ def test_sql_embed_binds_to_a_sqlglot_expression() -> None:
             NAME: /[a-z]+/
         """
         embeds: ClassVar[dict[str, object]] = {
-            "query": sql_type("sqlite", schema={"users": {"id": "int", "name": "text"}})
+            "query": sql_type(
+                "sqlite", schema={"users": {"id": "int", "name": "text"}}, terminator=False
+            )
         }
 
         @v_args(inline=True)

@@ -22,6 +22,8 @@ def test_example_runs(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     from typedgen._bundled import MissingBundledModelError
 
     module = importlib.import_module(f"examples.{name}")
+    if name == "spider_sqlite" and not (module.spider_dir() / "tables.json").exists():
+        pytest.skip(f"evaldata set 'spider_dev' not found at {module.spider_dir()}")
     try:
         module.main()
     except MissingBundledModelError as exc:
@@ -35,6 +37,9 @@ def test_example_runs(name: str, capsys: pytest.CaptureFixture[str]) -> None:
         assert "final: City(" in out
     if name == "reasoning_validators":
         assert "scratchpad: " in out
+    if name == "spider_sqlite":  # each question: SQL and its rows, or why there is none
+        assert len(re.findall(r"^\[\w+\] ", out, re.MULTILINE)) == len(module.QUESTIONS), out
+        assert "  SQL (" in out and "  as postgres: " in out and "  rows: " in out, out
     if name == "dsl_robot":
         assert re.search(r"^  (Move|Turn|Grab|Drop)\(", out, re.MULTILINE), out
     if name == "dsl_nginx":

@@ -62,7 +62,6 @@ def test_sqlite_accepts_and_sqlglot_agrees(query: str) -> None:
         "SELECTa FROM t",  # one word to sqlglot
         "SELECT 1a",
         "SELECT a FROM t; DROP TABLE t",
-        "SELECT a FROM t;",
         "DROP TABLE t",
         "INSERT INTO t VALUES (1)",
         "DELETE FROM t",
@@ -201,3 +200,21 @@ def test_custom_dialect_class() -> None:
     assert not sql_accepts(sql, "SELECT a FROM t WHERE a ILIKE 'x'")
     assert not sql_accepts(sql, "SELECT a::INT FROM t")
     assert typedgen.Sql(NoIlike).dialect == "postgres"
+
+
+def test_terminator_whitespace_and_integers() -> None:
+    sql = typedgen.Sql("sqlite")
+    assert sql_accepts(sql, "SELECT a FROM t;")
+    assert sql_accepts(sql, "SELECT a FROM t ;\n")
+    assert not sql_accepts(sql, "SELECT a FROM t;;")
+    assert not sql_accepts(sql, "SELECT a FROM t; SELECT 1")
+    assert sql_accepts(sql, "SELECT a\n  FROM t\n  WHERE b = 1")
+    assert sql_accepts(sql, "SELECT a\n\n\n" + " " * 40 + "FROM t")
+    assert not sql_accepts(sql, "SELECT a" + " " * 101 + "FROM t")  # whitespace runs are bounded
+    assert not sql_accepts(sql, "SELECT a\n\n\n\nFROM t")
+    assert sql_accepts(sql, "SELECT 1.5, 2e3, 123456789012345678901 FROM t LIMIT 10 OFFSET 5")
+    assert not sql_accepts(sql, "SELECT a FROM t LIMIT 1.5")
+    assert not sql_accepts(sql, "SELECT a FROM t LIMIT 1234567890123456789")
+    assert not sql_accepts(sql, "SELECT a FROM t EXCEPT (SELECT a FROM u)")  # SQLite refuses it
+    assert sql_accepts(typedgen.Sql("postgres"), "SELECT a FROM t EXCEPT (SELECT a FROM u)")
+    assert isinstance(sql.parse("SELECT a FROM t;"), __import__("sqlglot").exp.Select)

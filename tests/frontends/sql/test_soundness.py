@@ -29,10 +29,12 @@ MAIN = ("sqlite", "postgres", "mysql", "bigquery", "snowflake", "duckdb", "tsql"
 def _favoured_tokens(comp: CompiledGrammar, grammar: typedgen.ir.Grammar) -> set[int]:
     vocab = comp.vocabulary
     words = {name[3:] for name in grammar.rules if name.startswith("KW_")} | FAVOURED
+    closers = {b"'", b'"', b"`", b"]", b")", b";"}  # so that walks leave strings and quotes
     return {
         i
         for i in range(len(vocab))
         if vocab.token_bytes(i).strip().upper().decode("utf-8", "replace") in words
+        or vocab.token_bytes(i) in closers
     }
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typedgen.frontends.sql.lexicon import Lexicon, Role
 from typedgen.frontends.sql.tables import DialectTables
 from typedgen.ir.grammar import Grammar, Lexing, Rule
-from typedgen.ir.nodes import Alt, CharClass, Expr, Lit, Ref, Repeat, Seq
+from typedgen.ir.nodes import Alt, CharClass, Expr, Intersect, Lit, Ref, Repeat, Seq
 from typedgen.ir.origin import Origin
 from typedgen.ir.passes.rewrite import prune_unreachable
 
@@ -30,6 +30,7 @@ STATEMENTS = ("select", "insert", "update", "delete", "create_table")
 
 _PUNCT = {
     "(": "LPAR",
+    ";": "SEMICOLON",
     ")": "RPAR",
     ",": "COMMA",
     ".": "DOT",
@@ -59,6 +60,8 @@ _PUNCT = {
 }
 _DIGIT = CharClass(((ord("0"), ord("9")),))
 _WORDISH = CharClass(((ord("A"), ord("Z")), (ord("a"), ord("z")), (ord("_"), ord("_"))))
+_MAX_INT_DIGITS = 18
+_MAX_WS = 100
 _CONTROLS = "".join(chr(c) for c in range(32) if c != 9) + "\x7f"
 """Control characters (all but tab) are refused inside strings and quoted names."""
 
@@ -83,6 +86,8 @@ class GrammarOptions:
     cast_operator: bool | None = None
     """``x::type``; ``None`` follows the dialect's probe."""
     exclude_types: frozenset[str] = frozenset()
+    terminator: bool = True
+    """Allow one closing ``;`` (off when a host grammar embeds the statement and ends it)."""
     quoted_values: bool = False
     """Schema-aware: accept a quoted identifier where a value may go (SQLite's "string")."""
 
@@ -154,7 +159,9 @@ class _Builder:
             "create_table": self.create_table,
         }
         statements = [builders[s]() for s in self.o.statements]
-        self.rule("statement", _alt(*statements))
+        # One statement, optionally closed by ";" (a terminator; nothing may follow it).
+        end = _opt(self.p(";")) if self.o.terminator else Seq(())
+        self.rule("statement", _seq(_alt(*statements), end))
         self.expressions()
         self.names()
         word_rules, reserved_words, classes, by_role = self.lex.build()
@@ -172,6 +179,7 @@ class _Builder:
         )
 
     def query(self) -> Ref:
+        """The query rules; returns the statement-level query (WITH may be top-level only)."""
         with_clause: Expr = Seq(())
         if not self.o.schema or self.o.ctes_in_schema:
             recursive = _opt(self.kw("RECURSIVE")) if self.has("recursive") else Seq(())
@@ -194,15 +202,26 @@ class _Builder:
         ):
             if self.has(feature):
                 set_ops.append(self.kw(*words))
-        operand = self.rule(
-            "set_operand", _alt(self.r("select_core"), self.parens(self.r("query")))
-        )
+        operands = [self.r("select_core")]
+        if self.has("paren_set_operand"):
+            operands.append(self.parens(self.r("query")))
+        operand = self.rule("set_operand", _alt(*operands))
         body: Expr = operand
         if set_ops:
             body = _seq(operand, _star(_seq(_alt(*set_ops), operand)))
-        self.rule("query", _seq(with_clause, body, self.limit_tail()))
+        tail = self.limit_tail()
         self.select_core()
-        return self.r("query")
+        nested_with = self.has("nested_with")
+        nested_order = self.has("subquery_order")
+        if nested_with and nested_order:
+            self.rule("query", _seq(with_clause, body, tail))
+            return self.r("query")
+        # Where sqlglot rewrites a nested WITH (hoisted) or an ORDER BY in a subquery (T-SQL
+        # allows neither), those stay at the top level.
+        unordered = self.limit_forms(ordered=False)
+        nested_tail = tail if nested_order else _opt(_alt(*unordered)) if unordered else Seq(())
+        self.rule("query", _seq(with_clause if nested_with else Seq(()), body, nested_tail))
+        return self.rule("top_query", _seq(with_clause, body, tail))
 
     def limit_tail(self) -> Expr:
         """ORDER BY and the dialect's limit forms (some only after an ORDER BY)."""
@@ -214,7 +233,7 @@ class _Builder:
         return _alt(*tails, Seq(()))
 
     def limit_forms(self, *, ordered: bool) -> list[Expr]:
-        number = Ref("NUMBER")
+        number = Ref("INTEGER")
         forms: list[Expr] = []
         rows = _alt(self.kw("ROW"), self.kw("ROWS"))
         prefer_fetch = self.t.top or self.t.limit_fetch == "FETCH"
@@ -240,7 +259,7 @@ class _Builder:
     def select_core(self) -> None:
         top: Expr = Seq(())
         if self.t.top and self.has("top"):
-            top = _opt(_seq(self.kw("TOP"), _alt(Ref("NUMBER"), self.parens(Ref("NUMBER")))))
+            top = _opt(_seq(self.kw("TOP"), _alt(Ref("INTEGER"), self.parens(Ref("INTEGER")))))
         value_item = self.rule("value_item", _seq(self.r("expr"), _opt(self.r("alias"))))
         item = self.rule(
             "select_item",
@@ -394,12 +413,14 @@ class _Builder:
     # -- expressions -----------------------------------------------------------------------
     def expressions(self) -> None:
         r, kw, p = self.r, self.kw, self.p
-        self.rule("expr", _seq(r("conjunction"), _star(_seq(kw("OR"), r("conjunction")))))
         if self.has("bare_condition"):
+            self.rule("expr", _seq(r("conjunction"), _star(_seq(kw("OR"), r("conjunction")))))
             self.rule("condition", r("expr"))
         else:
-            # Where sqlglot writes a bare value used as a condition as ``x <> 0`` (T-SQL has
-            # no boolean values), conditions must be predicates.
+            # Where sqlglot writes a bare value used as a condition as ``x <> 0`` and a
+            # predicate used as a value as a CASE (T-SQL has no boolean values), values and
+            # conditions are apart: conditions are made of predicates, values have none.
+            self.rule("expr", r("bitwise"))
             self.rule(
                 "condition",
                 _seq(r("bool_and"), _star(_seq(kw("OR"), r("bool_and")))),
@@ -477,10 +498,11 @@ class _Builder:
             self.rule("bitwise", _seq(r("term"), _star(_seq(_alt(*bit_ops), r("term")))))
         else:
             self.rule("bitwise", r("term"))
+        factor_ops = [p("*"), p("/")] + ([p("%")] if self.has("mod_operator") else [])
         self.rule("term", _seq(r("factor"), _star(_seq(_alt(p("+"), p("-")), r("factor")))))
         self.rule(
             "factor",
-            _seq(r("unary"), _star(_seq(_alt(p("*"), p("/"), p("%")), r("unary")))),
+            _seq(r("unary"), _star(_seq(_alt(*factor_ops), r("unary")))),
         )
         signs = [p("-"), p("+")] + ([p("~")] if self.has("bit_not") else [])
         self.rule("unary", _alt(_seq(_alt(*signs), r("unary")), r("postfix")))
@@ -530,12 +552,12 @@ class _Builder:
             units = _alt(*(kw(u) for u in self.t.interval_units))
             amount = [Ref("STRING")]
             if self.has("interval_number"):
-                amount.append(Ref("NUMBER"))
+                amount.append(Ref("INTEGER"))
             primaries.append(_seq(kw("INTERVAL"), _alt(*amount), units))
         if self.has("interval_bare"):
             primaries.append(_seq(kw("INTERVAL"), Ref("STRING")))
         self.rule("primary", _alt(*primaries))
-        literals: list[Expr] = [Ref("NUMBER"), Ref("STRING"), kw("NULL")]
+        literals: list[Expr] = [Ref("INTEGER"), Ref("DECIMAL"), Ref("STRING"), kw("NULL")]
         if self.has("booleans"):
             literals += [kw("TRUE"), kw("FALSE")]
         if self.has("date_literal"):
@@ -579,8 +601,8 @@ class _Builder:
                 kw("UNBOUNDED", "PRECEDING"),
                 kw("UNBOUNDED", "FOLLOWING"),
                 kw("CURRENT", "ROW"),
-                _seq(Ref("NUMBER"), kw("PRECEDING")),
-                _seq(Ref("NUMBER"), kw("FOLLOWING")),
+                _seq(Ref("INTEGER"), kw("PRECEDING")),
+                _seq(Ref("INTEGER"), kw("FOLLOWING")),
             )
             frame = _seq(
                 _alt(kw("ROWS"), kw("RANGE")),
@@ -627,7 +649,7 @@ class _Builder:
             if role.type_params:
                 types.setdefault(role.type_params, []).extend(terminals)
         data_types = []
-        number = Ref("NUMBER")
+        number = Ref("INTEGER")
         for params, terminals in sorted(types.items()):
             names = _alt(*(Ref(t) for t in sorted(terminals)))
             suffixes: list[Expr] = []
@@ -731,13 +753,22 @@ class _Builder:
         out = [self._terminal(_PUNCT[s], Lit.text(s)) for s in sorted(self.punct_used)]
         digits = Repeat(_DIGIT, 1)
         exponent = _seq(CharClass.of("eE"), _opt(CharClass.of("+-")), digits)
-        out.append(
-            self._terminal(
-                "NUMBER", _seq(digits, _opt(_seq(Lit.text("."), digits)), _opt(exponent)), 2
-            )
+        # Integers that fit in 64 bits (LIMIT, TOP, type sizes take only these); other numbers
+        # are DECIMAL. The two never match the same text, so either may come where both may.
+        out.append(self._terminal("INTEGER", Repeat(_DIGIT, 1, _MAX_INT_DIGITS), 2))
+        decimal = _alt(
+            _seq(digits, Lit.text("."), digits, _opt(exponent)),
+            _seq(digits, exponent),
+            Repeat(_DIGIT, _MAX_INT_DIGITS + 1),
         )
+        out.append(self._terminal("DECIMAL", decimal, 2))
         out.append(self._terminal("STRING", self._string()))
-        out.append(self._terminal("WS", Repeat(CharClass.of(" \t\r\n"), 1)))
+        # Whitespace runs are bounded (length, line breaks); the reserved terminal below makes
+        # a longer run refused rather than split into two runs.
+        blank = CharClass.of(" \t\r")
+        runs = _seq(_star(blank), Repeat(_seq(Lit.text("\n"), _star(blank)), 0, 3))
+        bounded = Intersect((Repeat(CharClass.of(" \t\r\n"), 1, _MAX_WS), runs))
+        out.append(self._terminal("WS", bounded))
         quoted = self._quoted_identifier()
         if quoted is not None:
             out.append(self._terminal("QIDENT", quoted))
@@ -780,6 +811,15 @@ class _Builder:
         if symbols:
             body = _alt(*(Lit.text(s) for s in symbols))
             out.append(self._terminal("RESERVED_SYMBOL", body, 3))
+        # Runs of whitespace are bounded: a longer run, or a fourth line break, lexes as this
+        # reserved terminal (it outranks WS) and is refused, so the model cannot pad forever.
+        blank = CharClass.of(" \t\r")
+        newline = _seq(_star(blank), Lit.text("\n"))
+        long_ws = _alt(
+            Repeat(CharClass.of(" \t\r\n"), _MAX_WS + 1),
+            _seq(newline, newline, newline, newline, _star(CharClass.of(" \t\r\n"))),
+        )
+        out.append(self._terminal("RESERVED_WHITESPACE", long_ws, 3))
         word_after_digits = _seq(
             Repeat(_DIGIT, 1),
             _opt(_seq(Lit.text("."), Repeat(_DIGIT, 1))),

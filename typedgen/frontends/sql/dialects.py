@@ -148,7 +148,9 @@ _define("snowflake", include_features=frozenset({"cast_operator"}))
 for _name in ("bigquery", "mysql", "oracle"):
     _define(_name, include_features=_TYPED_LITERALS)
 _define("generic", "", include_features=frozenset({"date_literal", "timestamp_literal"}))
-_define("sqlite", double_quoted_strings=True)
+# SQLite refuses a parenthesised operand of UNION/EXCEPT ("near '(': syntax error"), which
+# sqlglot writes back unchanged.
+_define("sqlite", double_quoted_strings=True, exclude_features=frozenset({"paren_set_operand"}))
 _define(
     "prql",
     refused="PRQL is a pipeline language (from t | filter ...), not SQL; sqlglot transpiles it"

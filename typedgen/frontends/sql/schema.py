@@ -29,12 +29,24 @@ class SqlSchema:
         """A canonical text of the schema, for caching grammars."""
         return json.dumps(self.tables, sort_keys=True)
 
-    def describe(self) -> str:
-        """The schema as ``CREATE TABLE`` lines, for prompts."""
+    def describe(self, dialect: str = "") -> str:
+        """The schema as ``CREATE TABLE`` lines, for prompts (names quoted where needed)."""
+        from sqlglot import exp
+        from sqlglot.dialects.dialect import Dialect
+        from sqlglot.tokens import TokenType
+
+        keywords = Dialect.get_or_raise(dialect).tokenizer_class.KEYWORDS
+
+        def name(text: str) -> str:
+            ident = exp.to_identifier(text)
+            if keywords.get(text.upper(), TokenType.VAR) != TokenType.VAR:
+                ident.set("quoted", True)
+            return str(ident.sql(dialect=dialect))
+
         lines = []
         for table, columns in self.tables.items():
-            cols = ", ".join(f"{c} {t}".rstrip() for c, t in columns.items())
-            lines.append(f"CREATE TABLE {table} ({cols});")
+            cols = ", ".join(f"{name(c)} {t}".rstrip() for c, t in columns.items())
+            lines.append(f"CREATE TABLE {name(table)} ({cols});")
         return "\n".join(lines)
 
 

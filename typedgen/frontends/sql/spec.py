@@ -26,7 +26,8 @@ class Sql:
     ``"delete"``, ``"create_table"``. ``functions`` limits the callable functions to those
     names (default: every function sqlglot knows for the dialect). ``ctes=True`` lets a
     schema-aware query name its own ``WITH`` tables (any identifier then passes as a table
-    name; the check after decoding still resolves columns).
+    name; the check after decoding still resolves columns). ``terminator=False`` drops the
+    optional closing ``;`` (for a host grammar that embeds the statement and ends it itself).
 
     The grammar makes the output parse; it is not an authorisation layer: run generated SQL
     with a database role that may only do what the application allows.
@@ -41,6 +42,7 @@ class Sql:
         functions: Sequence[str] | None = None,
         ctes: bool = False,
         check_columns: bool = True,
+        terminator: bool = True,
     ) -> None:
         self.dialect_class = dialect_class(dialect)
         self.dialect = self.dialect_class.sqlglot
@@ -61,6 +63,7 @@ class Sql:
         self.functions = None if functions is None else tuple(f.upper() for f in functions)
         self.ctes = ctes
         self.check_columns = check_columns
+        self.terminator = terminator
 
     def __repr__(self) -> str:
         extra = f", schema=<{len(self.schema.tables)} tables>" if self.schema else ""
@@ -73,6 +76,7 @@ class Sql:
             self.statements,
             self.functions,
             self.ctes,
+            self.terminator,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -108,6 +112,7 @@ def _grammar(key: tuple[Any, ...], sql: Sql) -> Grammar:
         statements=sql.statements,
         schema=sql.schema.names() if sql.schema else None,
         ctes_in_schema=sql.ctes,
+        terminator=sql.terminator,
         functions=frozenset(sql.functions) if sql.functions is not None else None,
         exclude_types=cls.exclude_types,
         quoted_values=cls.double_quoted_strings,
