@@ -202,7 +202,7 @@ class _Builder:
         ):
             if self.has(feature):
                 set_ops.append(self.kw(*words))
-        operands = [self.r("select_core")]
+        operands: list[Expr] = [self.r("select_core")]
         if self.has("paren_set_operand"):
             operands.append(self.parens(self.r("query")))
         operand = self.rule("set_operand", _alt(*operands))

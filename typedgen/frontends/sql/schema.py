@@ -33,7 +33,7 @@ class SqlSchema:
         """The schema as ``CREATE TABLE`` lines, for prompts (names quoted where needed)."""
         from sqlglot import exp
         from sqlglot.dialects.dialect import Dialect
-        from sqlglot.tokens import TokenType
+        from sqlglot.tokenizer_core import TokenType
 
         keywords = Dialect.get_or_raise(dialect).tokenizer_class.KEYWORDS
 
