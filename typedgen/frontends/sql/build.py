@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from typedgen.frontends.sql.lexicon import Lexicon, Role
+from typedgen.frontends.sql.lexicon import Lexicon, Role, basic_terminal
 from typedgen.frontends.sql.tables import DialectTables
-from typedgen.ir.grammar import Grammar, Lexing, Rule
+from typedgen.ir.grammar import Grammar, Rule
 from typedgen.ir.nodes import Alt, CharClass, Expr, Intersect, Lit, Ref, Repeat, Seq
 from typedgen.ir.origin import Origin
 from typedgen.ir.passes.rewrite import prune_unreachable
@@ -740,14 +740,7 @@ class _Builder:
 
     # -- terminals -------------------------------------------------------------------------
     def _terminal(self, name: str, body: Expr, priority: int = 1) -> Rule:
-        return Rule(
-            name,
-            body,
-            lexical=True,
-            priority=priority,
-            lexing=Lexing.BASIC,
-            origin=self.origin.at(name),
-        )
+        return basic_terminal(name, body, self.origin.at(name), priority)
 
     def fixed_terminals(self) -> list[Rule]:
         out = [self._terminal(_PUNCT[s], Lit.text(s)) for s in sorted(self.punct_used)]

@@ -24,12 +24,17 @@ from typedgen.ir.grammar import Lexing, Rule
 from typedgen.ir.nodes import Alt, CharClass, Expr, Lit, Ref, Repeat, Seq
 from typedgen.ir.origin import Origin
 
-__all__ = ["Lexicon", "Role", "ci_word"]
+__all__ = ["Lexicon", "Role", "basic_terminal", "ci_word"]
 
 WORD_HEAD = CharClass(((ord("A"), ord("Z")), (ord("a"), ord("z")), (ord("_"), ord("_"))))
 WORD_TAIL = CharClass(
     ((ord("A"), ord("Z")), (ord("a"), ord("z")), (ord("0"), ord("9")), (ord("_"), ord("_")))
 )
+
+
+def basic_terminal(name: str, body: Expr, origin: Origin, priority: int = 1) -> Rule:
+    """A terminal lexed as sqlglot lexes: longest match among all terminals."""
+    return Rule(name, body, lexical=True, priority=priority, lexing=Lexing.BASIC, origin=origin)
 
 
 def ci_word(word: str, *, origin: Origin | None = None) -> Expr:
@@ -211,11 +216,4 @@ class Lexicon:
         return rules, reserved, classes, dict(terminal_of_role)
 
     def _terminal(self, name: str, body: Expr, where: str, *, priority: int = 1) -> Rule:
-        return Rule(
-            name,
-            body,
-            lexical=True,
-            priority=priority,
-            lexing=Lexing.BASIC,
-            origin=self.origin.at(where),
-        )
+        return basic_terminal(name, body, self.origin.at(where), priority)
