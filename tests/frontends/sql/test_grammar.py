@@ -218,3 +218,10 @@ def test_terminator_whitespace_and_integers() -> None:
     assert not sql_accepts(sql, "SELECT a FROM t EXCEPT (SELECT a FROM u)")  # SQLite refuses it
     assert sql_accepts(typedgen.Sql("postgres"), "SELECT a FROM t EXCEPT (SELECT a FROM u)")
     assert isinstance(sql.parse("SELECT a FROM t;"), __import__("sqlglot").exp.Select)
+
+
+def test_quoted_schema_names_are_names_everywhere() -> None:
+    # Found by the text-to-SQL benchmark: a quoted schema name after AS was a dead end.
+    sql = typedgen.Sql("sqlite", schema=SCHEMA)
+    assert sql_accepts(sql, 'SELECT DISTINCT(singer_id) AS "singer_id" FROM singer')
+    assert sql_accepts(sql, 'SELECT s.name FROM singer AS "name" JOIN concert AS s ON 1 = 1')

@@ -692,7 +692,13 @@ class _Builder:
         return _seq(head, *(_seq(self.p(","), expr) for _ in range(n - 1)))
 
     def _with_quoted(self, terminals: Iterable[str]) -> list[str]:
-        return [*terminals, *(["QIDENT"] if self.t.identifier_quotes else [])]
+        # A quoted schema name lexes as its own terminal (it outranks QIDENT), so wherever a
+        # quoted name may go, the schema's quoted names may go too.
+        if self.o.schema is not None:
+            self._quoted_names("tables")
+            self._quoted_names("columns")
+        quoted = ["QIDENT"] if self.t.identifier_quotes else []
+        return [*terminals, *quoted, *self.quoted.values()]
 
     def _quoted_names(self, kind: str) -> list[Expr]:
         assert self.o.schema is not None
