@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import re
 import textwrap
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
@@ -47,6 +46,7 @@ from typedgen.ir.nodes import (
 )
 from typedgen.ir.passes.boolean import plain_regular
 from typedgen.ir.passes.rewrite import prune_unreachable
+from typedgen.ir.printer import _code_escape, _printable
 
 __all__ = ["DIALECTS", "GBNF_MAX_REPEAT", "LARK_LEXERS", "export_gbnf", "export_lark"]
 
@@ -256,21 +256,8 @@ class _Names:
         return name
 
 
-def _printable(cp: int) -> bool:
-    if cp < 0x20 or cp == 0x7F:
-        return False
-    if cp < 0x7F:
-        return True
-    category = unicodedata.category(chr(cp))
-    return category[0] not in "CZ"
-
-
-def _code(cp: int) -> str:
-    if cp < 0x80:
-        return f"\\x{cp:02x}"
-    if cp <= 0xFFFF:
-        return f"\\u{cp:04x}"
-    return f"\\U{cp:08x}"
+# The canonical printer's notions of a printable code point and of its escape.
+_code = _code_escape
 
 
 def _header(notes: list[str], mark: str) -> str:
