@@ -35,8 +35,11 @@ def test_split() -> None:
 
 
 def test_bad_bound_and_name_clash() -> None:
-    with pytest.raises(ValueError, match="positive"):
+    with pytest.raises(typedgen.OptionError, match="positive") as bound:
         with_scratchpad(Grammar.from_choice(["a"]), 0)
+    assert bound.value.code == "reasoning-bound" and isinstance(bound.value, ValueError)
     clash = Grammar.from_lark('start: typedgen_scratch_text\ntypedgen_scratch_text: "a"')
-    with pytest.raises(ValueError, match="rename"):
+    with pytest.raises(typedgen.GrammarError, match="rename") as named:
         with_scratchpad(clash, 10)
+    assert named.value.code == "reasoning-rule-clash"
+    assert str(named.value.origin).startswith("<lark>:2")  # the clashing rule's own line

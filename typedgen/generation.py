@@ -20,9 +20,17 @@ from typedgen.binding import binder_for, is_json_output
 from typedgen.binding.partial import PartialJSONParser
 from typedgen.decoding.loop import DecodeOptions, Decoder, Row
 from typedgen.decoding.sampling import SamplingParams
-from typedgen.errors import GenerationError, ValidationFailed
+from typedgen.errors import GenerationError, OptionError, UnknownOptionError, ValidationFailed
 from typedgen.types import JsonSchema, grammar_of
-from typedgen.validation import Attempt, Validator, check, feedback, validation_errors
+from typedgen.validation import (
+    Attempt,
+    Validator,
+    check,
+    describe,
+    feedback,
+    is_verdict,
+    not_a_verdict,
+)
 
 if TYPE_CHECKING:
     from typedgen.compiler.compiled import CompiledGrammar
@@ -101,7 +109,10 @@ class _Settings:
     def updated(self, overrides: Mapping[str, Any]) -> _Settings:
         unknown = set(overrides) - set(self.__dataclass_fields__)
         if unknown:
-            raise TypeError(f"unknown generation options: {', '.join(sorted(unknown))}")
+            raise UnknownOptionError(
+                f"unknown generation options: {', '.join(sorted(unknown))}",
+                hint=f"the options are {', '.join(sorted(self.__dataclass_fields__))}",
+            )
         changes = dict(overrides)
         if "validators" in changes:
             changes["validators"] = tuple(changes["validators"] or ())
@@ -205,7 +216,11 @@ class Generator:
         """Yield text deltas (and partial objects for JSON outputs) as tokens are committed."""
         settings = self._settings.updated(options)
         if settings.num_beams > 1:
-            raise ValueError("streaming decodes one sequence; it cannot use beam search")
+            raise OptionError(
+                "streaming decodes one sequence; it cannot use beam search",
+                code="option-conflict",
+                hint="drop num_beams, or call the generator without stream()",
+            )
         yield from self._stream_attempts(prompt, settings)
 
     # -- the retry loop ---------------------------------------------------------------------------
@@ -305,7 +320,7 @@ class Generator:
             name = aliases.get(key, key)
             try:
                 model.__pydantic_validator__.validate_assignment(instance, name, raw)
-            except validation_errors():
+            except (ValueError, TypeError, AttributeError):  # shown raw, validated at the end
                 object.__setattr__(instance, str(name), raw)
         return instance
 
@@ -332,8 +347,11 @@ class Generator:
             reasoning, answer = _scratch.split(text)
         try:
             value = self._bind(answer)
-        except validation_errors() as exc:
-            return Attempt(text, None, _short(exc), reasoning, sampled, forced)
+        except Exception as exc:
+            if not is_verdict(exc):
+                not_a_verdict(exc, f"binding the output to {_type_name(self.output_type)}")
+                raise
+            return Attempt(text, None, describe(exc), reasoning, sampled, forced)
         if reasoning is None and self._reasoning_keys:
             reasoning = _field_reasoning(answer, self._reasoning_keys)
         problem = check(value, settings.validators)
@@ -364,9 +382,9 @@ class Generator:
         return encode_messages(self.model.tokenizer, messages)
 
 
-def _short(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+def _type_name(output_type: object) -> str:
+    name = getattr(output_type, "__name__", None)
+    return name if isinstance(name, str) else type(output_type).__name__
 
 
 def _messages(prompt: Prompt, system: str | None) -> list[dict[str, str]]:
@@ -375,7 +393,11 @@ def _messages(prompt: Prompt, system: str | None) -> list[dict[str, str]]:
     else:
         messages = [dict(m) for m in prompt]
         if not messages or any("role" not in m or "content" not in m for m in messages):
-            raise ValueError("chat messages need a 'role' and a 'content' each")
+            raise OptionError(
+                "chat messages need a 'role' and a 'content' each",
+                code="prompt-messages",
+                hint='pass a string, or [{"role": "user", "content": "..."}, ...]',
+            )
     if system is not None and messages[0]["role"] != "system":
         messages.insert(0, {"role": "system", "content": system})
     return messages

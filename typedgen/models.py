@@ -18,17 +18,11 @@ from typing import Any
 
 from typedgen._bundled import cache_dir, smollm2_gguf_path
 from typedgen.compiler.vocabulary import Vocabulary
-from typedgen.errors import TypedgenError
+from typedgen.errors import ModelLoadError
 
 __all__ = ["LoadedModel", "ModelLoadError", "load_model"]
 
 _CONVERTED_MARK = "typedgen-converted.txt"
-
-
-class ModelLoadError(TypedgenError, OSError):
-    """A model could not be found or loaded."""
-
-    default_code = "model-load"
 
 
 @dataclass(eq=False)

@@ -9,6 +9,7 @@ terminal's states, which keeps the lexer small (see ``frontends/jsonschema/scala
 
 from __future__ import annotations
 
+from typedgen.errors import GrammarError, OptionError
 from typedgen.ir.grammar import Grammar, Rule
 from typedgen.ir.nodes import Alt, CharClass, Expr, Lit, Ref, Repeat, Seq
 from typedgen.ir.origin import Origin
@@ -24,13 +25,23 @@ _PREFIX = "typedgen_scratch"
 
 def with_scratchpad(grammar: Grammar, max_chars: int = DEFAULT_SCRATCH_CHARS) -> Grammar:
     """``grammar`` preceded by a scratchpad of at most ``max_chars`` characters."""
-    if max_chars < 1:
-        raise ValueError(f"the scratchpad needs a positive character bound, not {max_chars}")
     origin = Origin(source="reasoning")
+    if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars < 1:
+        raise OptionError(
+            f"the scratchpad needs a positive character bound, not {max_chars!r}",
+            code="reasoning-bound",
+            origin=origin,
+            hint="pass reasoning=True (1000 characters) or a positive int such as reasoning=2000",
+        )
     names = {f"{_PREFIX}_{n}" for n in ("start", "text", "CHUNK", "SHORT", "REST")}
     clash = names & set(grammar.rules)
     if clash:
-        raise ValueError(f"the grammar already defines {sorted(clash)}; rename those rules")
+        raise GrammarError(
+            f"the grammar already defines {sorted(clash)}, which the scratchpad needs",
+            code="reasoning-rule-clash",
+            origin=grammar.rules[min(clash)].origin or origin,
+            hint=f"rename those rules: the {_PREFIX}_ prefix is reserved for reasoning=True",
+        )
     line = CharClass.of("\n", negated=True)
     chunks, rest = divmod(max_chars, _CHUNK)
     rules = list(grammar)

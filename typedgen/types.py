@@ -193,9 +193,11 @@ def grammar_of(output_type: object) -> Grammar:
     if callable(hook):
         grammar = hook()
         if not isinstance(grammar, Grammar):
-            raise TypeError(
+            raise GrammarError(
                 f"{type(output_type).__name__}.__typedgen_grammar__ returned"
-                f" {type(grammar).__name__}, not a typedgen.ir.Grammar"
+                f" {type(grammar).__name__}, not a typedgen.ir.Grammar",
+                code="output-type-hook",
+                hint="return a typedgen.ir.Grammar, e.g. Grammar.from_lark(text)",
             )
         return grammar
     for kind in OUTPUT_KINDS:

@@ -1,11 +1,24 @@
 """Semantic validators and the retry policy.
 
-A validator is any callable taking the bound value: it fails by raising (``ValueError``,
-``AssertionError``, a Pydantic ``ValidationError``...) or by returning ``False`` or a message
-string; ``None`` and ``True`` pass. Binding errors (Pydantic validators, ``jsonschema`` checks of
-keywords the grammar deferred) count as validation failures too. On failure the attempt and its
-error are fed back to the model as one more conversation turn, up to ``max_retries`` times;
-then :class:`~typedgen.errors.ValidationFailed` carries every attempt.
+A validator is any callable taking the bound value: it rejects the value by raising
+``ValueError``, ``AssertionError`` or a Pydantic ``ValidationError``, or by returning ``False`` or
+a message string; ``None`` and ``True`` pass. Binding errors (Pydantic validators, ``jsonschema``
+checks of keywords the grammar deferred, SQL schema checks, DSL methods) count as rejections too.
+On a rejection the attempt and its error are fed back to the model as one more conversation
+turn, up to ``max_retries`` times; then :class:`~typedgen.errors.ValidationFailed` carries every
+attempt.
+
+Only a *verdict on the model's output* is retried (:func:`is_verdict`). Anything else is a bug,
+in typedgen or in a validator, and retrying would only hide it behind a misleading
+``ValidationFailed`` after burning the retry budget; it is raised at once, unchanged, with a note
+saying where it came from:
+
+- a :class:`~typedgen.errors.TypedgenError` other than a
+  :class:`~typedgen.errors.BindingError` (a ``GrammarError`` is a ``ValueError``, but it means a
+  grammar is wrong, not the model);
+- ``TypeError``, ``KeyError``, ``AttributeError``, ``IndexError``, ``NameError``... (a validator
+  that indexes a missing key or calls something wrongly is broken, not rejecting);
+- anything that is not an ``Exception`` (``KeyboardInterrupt``, ``SystemExit``).
 """
 
 from __future__ import annotations
@@ -14,7 +27,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Attempt", "Validator", "check", "feedback", "validation_errors"]
+from typedgen.errors import BindingError, TypedgenError
+
+__all__ = [
+    "Attempt",
+    "Validator",
+    "check",
+    "describe",
+    "feedback",
+    "is_verdict",
+    "not_a_verdict",
+    "validation_errors",
+]
 
 Validator = Callable[[Any], object]
 
@@ -38,8 +62,8 @@ class Attempt:
 
 
 def validation_errors() -> tuple[type[BaseException], ...]:
-    """The exception types that mean "valid syntax, wrong value" (retryable)."""
-    errors: list[type[BaseException]] = [ValueError, AssertionError, TypeError]
+    """The exception types that may mean "valid syntax, wrong value" (see :func:`is_verdict`)."""
+    errors: list[type[BaseException]] = [ValueError, AssertionError]
     try:
         from pydantic import ValidationError
 
@@ -49,18 +73,46 @@ def validation_errors() -> tuple[type[BaseException], ...]:
     return tuple(errors)
 
 
-def _describe(exc: BaseException) -> str:
+def is_verdict(exc: BaseException) -> bool:
+    """Whether ``exc`` rejects the model's output (retry with feedback) rather than being a bug.
+
+    A :class:`~typedgen.errors.BindingError` is a verdict; any other typedgen error is not, even
+    where it is also a ``ValueError``; otherwise ``ValueError``, ``AssertionError`` and Pydantic's
+    ``ValidationError`` are.
+    """
+    if isinstance(exc, TypedgenError):
+        return isinstance(exc, BindingError)
+    return isinstance(exc, validation_errors())
+
+
+def describe(exc: BaseException) -> str:
+    """The one-line form of an error as the model (and ``Attempt.error``) sees it."""
     text = str(exc).strip()
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
+def not_a_verdict(exc: BaseException, where: str) -> None:
+    """Mark ``exc`` (about to propagate) as raised by ``where``, and why it was not retried."""
+    exc.add_note(
+        f"typedgen: raised by {where}; not retried, since only a BindingError, ValueError,"
+        " AssertionError or pydantic ValidationError rejects the model's output"
+    )
+
+
 def check(value: Any, validators: Sequence[Validator]) -> str | None:
-    """Run ``validators`` in order; the first failure's message, or ``None`` when all pass."""
+    """Run ``validators`` in order; the first failure's message, or ``None`` when all pass.
+
+    Exceptions that are not verdicts (:func:`is_verdict`) propagate at once.
+    """
     for validator in validators:
         try:
             verdict = validator(value)
-        except validation_errors() as exc:
-            return _describe(exc)
+        except Exception as exc:
+            if not is_verdict(exc):
+                name = getattr(validator, "__name__", type(validator).__name__)
+                not_a_verdict(exc, f"validator {name}")
+                raise
+            return describe(exc)
         if verdict is False:
             name = getattr(validator, "__name__", type(validator).__name__)
             return f"validator {name} rejected the value"

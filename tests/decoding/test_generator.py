@@ -161,13 +161,18 @@ def test_chat_messages_and_system_prompt(tiny: LoadedModel) -> None:
     generator = typedgen.Generator(SCHEMA, tiny)
     assert generator(messages) == generator("a person")
     assert isinstance(generator("a person", system="Answer in JSON."), dict)
-    with pytest.raises(ValueError, match="role"):
+    with pytest.raises(typedgen.OptionError, match="role") as bad:
         generator([{"content": "no role"}])
+    assert bad.value.code == "prompt-messages"
 
 
 def test_unknown_option_is_refused(tiny: LoadedModel) -> None:
-    with pytest.raises(TypeError, match="temprature"):
+    with pytest.raises(typedgen.UnknownOptionError, match="temprature") as unknown:
         typedgen.Generator(SCHEMA, tiny)("x", temprature=0.5)
+    assert isinstance(unknown.value, TypeError) and "temperature" in (unknown.value.hint or "")
+    with pytest.raises(typedgen.OptionError, match="beam") as conflict:
+        next(typedgen.Generator(SCHEMA, tiny).stream("x", num_beams=2))
+    assert conflict.value.code == "option-conflict"
 
 
 def test_lenient_schema_checks_deferred_keywords_after_decoding(tiny: LoadedModel) -> None:

@@ -186,8 +186,9 @@ def test_complete_at_max_tokens_is_a_result(tiny: LoadedModel) -> None:
 
 
 def test_sampling_params_are_checked() -> None:
-    with pytest.raises(ValueError, match="temperature"):
+    with pytest.raises(typedgen.OptionError, match="temperature") as bad:
         SamplingParams(temperature=-1)
+    assert bad.value.code == "option-value" and isinstance(bad.value, ValueError)
     with pytest.raises(ValueError, match="top_p"):
         SamplingParams(top_p=0)
     with pytest.raises(ValueError, match="top_k"):

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from typedgen.errors import TypedgenError
+from typedgen.errors import BindingError
 from typedgen.ir.grammar import Grammar
 
 __all__ = [
@@ -29,12 +29,6 @@ __all__ = [
 ]
 
 Binder = Callable[[str], object]
-
-
-class BindingError(TypedgenError, ValueError):
-    """Decoded text that the output type rejects (a failed semantic check)."""
-
-    default_code = "binding"
 
 
 @dataclass(frozen=True)

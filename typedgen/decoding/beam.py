@@ -15,7 +15,7 @@ import numpy as np
 from typedgen.decoding.forward import Forward
 from typedgen.decoding.loop import DecodeOptions, describe_expected, incomplete
 from typedgen.decoding.sampling import allowed_ids
-from typedgen.errors import DecodeError, GenerationError
+from typedgen.errors import DecodeError, GenerationError, OptionError
 
 if TYPE_CHECKING:
     from typedgen.compiler.compiled import CompiledGrammar
@@ -59,7 +59,7 @@ def beam_search(
     import torch
 
     if num_beams < 1:
-        raise ValueError(f"num_beams must be >= 1, not {num_beams}")
+        raise OptionError(f"num_beams must be >= 1, not {num_beams}", code="option-value")
     vocab = compiled.vocabulary
     n_words = (vocab.size + 31) // 32
     pad = next(iter(vocab.eos_ids), 0)

@@ -37,7 +37,7 @@ import numpy.typing as npt
 
 from typedgen.decoding.forward import Forward
 from typedgen.decoding.sampling import SamplingParams, allowed_ids
-from typedgen.errors import DecodeError, GenerationError, IncompleteOutputError
+from typedgen.errors import DecodeError, GenerationError, IncompleteOutputError, OptionError
 
 if TYPE_CHECKING:
     from typedgen.compiler.compiled import CompiledGrammar
@@ -90,18 +90,26 @@ class DecodeOptions:
 
     def __post_init__(self) -> None:
         if self.max_tokens < 1:
-            raise ValueError(f"max_tokens must be >= 1, not {self.max_tokens}")
+            raise OptionError(
+                f"max_tokens must be >= 1, not {self.max_tokens}",
+                code="option-value",
+                hint="max_tokens bounds the tokens of one attempt; the default is 512",
+            )
         mode = self.jump_forward
         if mode is True:
             mode = "force"
         elif mode is False:
             mode = "off"
         if mode not in JUMP_MODES:
-            raise ValueError(f"jump_forward must be one of {JUMP_MODES} or a bool, not {mode!r}")
+            raise OptionError(
+                f"jump_forward must be one of {JUMP_MODES} or a bool, not {mode!r}",
+                code="option-value",
+            )
         object.__setattr__(self, "jump_forward", mode)
         if self.on_max_tokens not in ("raise", "finish"):
-            raise ValueError(
-                f"on_max_tokens must be 'raise' or 'finish', not {self.on_max_tokens!r}"
+            raise OptionError(
+                f"on_max_tokens must be 'raise' or 'finish', not {self.on_max_tokens!r}",
+                code="option-value",
             )
 
 
@@ -166,7 +174,11 @@ class Decoder:
         options: DecodeOptions,
     ) -> None:
         if not prompts or any(not p for p in prompts):
-            raise ValueError("every prompt must have at least one token")
+            raise OptionError(
+                "every prompt must have at least one token",
+                code="prompt-empty",
+                hint="a tokenizer without a chat template or BOS token encodes '' to no tokens",
+            )
         self.model = model
         self.compiled = compiled
         self.options = options

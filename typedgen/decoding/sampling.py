@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from typedgen.errors import OptionError
+
 if TYPE_CHECKING:
     import torch
 
@@ -36,11 +38,23 @@ class SamplingParams:
 
     def __post_init__(self) -> None:
         if not (self.temperature >= 0 and math.isfinite(self.temperature)):
-            raise ValueError(f"temperature must be a finite number >= 0, not {self.temperature}")
+            raise OptionError(
+                f"temperature must be a finite number >= 0, not {self.temperature}",
+                code="option-value",
+                hint="0 is greedy decoding; 0.7 to 1.0 is the usual sampling range",
+            )
         if self.top_k is not None and self.top_k < 1:
-            raise ValueError(f"top_k must be >= 1, not {self.top_k}")
+            raise OptionError(
+                f"top_k must be >= 1, not {self.top_k}",
+                code="option-value",
+                hint="pass top_k=None to keep every allowed token",
+            )
         if self.top_p is not None and not 0 < self.top_p <= 1:
-            raise ValueError(f"top_p must be in (0, 1], not {self.top_p}")
+            raise OptionError(
+                f"top_p must be in (0, 1], not {self.top_p}",
+                code="option-value",
+                hint="pass top_p=None (or 1.0) to keep every allowed token",
+            )
 
     @property
     def greedy(self) -> bool:

@@ -96,10 +96,11 @@ class DSL:
         """What the methods build from ``text`` (lark's Earley parser builds the tree).
 
         Raises :class:`~typedgen.dsl.DSLValueError` (a ``ValueError``) when lark rejects the text,
-        an embedded value does not bind, or a method raises ``ValueError``, ``TypeError``,
-        ``AssertionError`` or a Pydantic ``ValidationError``; its message names the rule, its
-        grammar line and the place in the text. Other exceptions from methods propagate with a
-        note that names the same.
+        an embedded value does not bind, or a method raises ``ValueError``, ``AssertionError`` or
+        a Pydantic ``ValidationError`` (a verdict on the text); its message names the rule, its
+        grammar line and the place in the text. Other exceptions from methods (``TypeError``,
+        ``KeyError``, a typedgen error other than a ``BindingError``...) are bugs, not verdicts:
+        they propagate with a note that names the same, and generation does not retry them.
         """
         return cls._spec().transform(cls(), text)
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from typedgen.errors import GrammarError, UnsupportedFeatureError
+from typedgen.errors import BindingError, GrammarError, UnsupportedFeatureError
 from typedgen.ir.grammar import Grammar
 from typedgen.types import Choice, Lark, Regex
 
@@ -44,7 +44,7 @@ class EnumWords:
         for member in self.enum:
             if str(member.value) == text:
                 return member
-        raise ValueError(f"{text!r} is not a value of {self.enum.__name__}")
+        raise BindingError(f"{text!r} is not a value of {self.enum.__name__}", code="enum-value")
 
 
 def normalize(value: object, where: str) -> object:

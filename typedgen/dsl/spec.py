@@ -229,11 +229,14 @@ class Spec:
         return tree
 
     def _bind(self, name: str, span: str, meta: Any) -> object:
-        from typedgen.validation import validation_errors
+        from typedgen.validation import is_verdict
 
+        binder = self.binder(name)
         try:
-            return self.binder(name)(span)
-        except validation_errors() as exc:
+            return binder(span)
+        except Exception as exc:
+            if not is_verdict(exc):
+                raise
             where = (
                 f"output line {getattr(meta, 'line', '?')}, column {getattr(meta, 'column', '?')}"
             )

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from typedgen.binding import BindingError
+from typedgen.errors import DSLValueError, GrammarError
 from typedgen.ir.origin import Origin
 
 if TYPE_CHECKING:
@@ -41,16 +41,6 @@ class _DiscardType:
 
 
 Discard = _DiscardType()
-
-
-class DSLValueError(BindingError):
-    """A DSL method (or an embedded value's binder) rejected what the model wrote.
-
-    Retryable like every :class:`~typedgen.binding.BindingError`: the message, which names the
-    rule, its grammar line and the place in the output, is fed back to the model.
-    """
-
-    default_code = "dsl-value"
 
 
 def _plain(f: Callable[..., Any], _data: str, children: list[Any], _meta: Any) -> Any:
@@ -86,11 +76,15 @@ def v_args(
     to every method that does not carry its own.
     """
     if tree and (meta or inline):
-        raise ValueError("v_args: 'tree' cannot be combined with 'meta' or 'inline'")
+        raise GrammarError(
+            "v_args: 'tree' cannot be combined with 'meta' or 'inline'", code="dsl-v-args"
+        )
     chosen: Wrapper
     if wrapper is not None:
         if inline or meta or tree:
-            raise ValueError("v_args: 'wrapper' cannot be combined with other options")
+            raise GrammarError(
+                "v_args: 'wrapper' cannot be combined with other options", code="dsl-v-args"
+            )
         chosen = wrapper
     elif tree:
         chosen = _tree
@@ -222,13 +216,18 @@ class Transform:
         return f"{rule}{place}", origin
 
     def _guard(self, name: str, meta: Any, call: Callable[[], Any]) -> Any:
-        from typedgen.validation import validation_errors
+        from typedgen.validation import is_verdict
 
         try:
             return call()
         except DSLValueError:
             raise
-        except validation_errors() as exc:
+        except Exception as exc:
+            if not is_verdict(exc):
+                what, origin = self._where(name, meta)
+                where = f" (grammar {origin})" if origin is not None else ""
+                exc.add_note(f"typedgen: raised by {what}{where}")
+                raise
             what, origin = self._where(name, meta)
             raise DSLValueError(
                 f"{what} failed: {type(exc).__name__}: {exc}",
@@ -236,8 +235,3 @@ class Transform:
                 hint=f"the method for {'terminal' if name.isupper() else 'rule'} {name!r} raised;"
                 " the model's output is retried with this message",
             ) from exc
-        except Exception as exc:
-            what, origin = self._where(name, meta)
-            where = f" (grammar {origin})" if origin is not None else ""
-            exc.add_note(f"typedgen: raised by {what}{where}")
-            raise

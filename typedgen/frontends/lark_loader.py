@@ -189,7 +189,7 @@ class Loader:
             raise GrammarError(
                 f"duplicate {'token' if new.is_term else 'rule'} {new.name!r}: {kind} defined "
                 f"twice (first at {old.origin})",
-                code=f"duplicate-{kind}",
+                code="duplicate-terminal" if new.is_term else "duplicate-rule",
                 origin=new.origin,
                 hint="merge the alternatives with '|', or use %override / %extend",
             )
@@ -387,7 +387,7 @@ class Loader:
                 kind = _kind(node.is_term)
                 raise GrammarError(
                     f"{kind} {node.name!r} used but not defined (in {_kind(d.is_term)} {d.name!r})",
-                    code=f"undefined-{kind}",
+                    code="undefined-terminal" if node.is_term else "undefined-rule",
                     origin=node.origin,
                     hint=_close(node.name, self.defs),
                 )

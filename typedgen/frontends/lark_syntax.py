@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Literal as TypingLiteral
 from typing import TypeAlias
 
-from typedgen.errors import GrammarError, UnsupportedFeatureError
+from typedgen.errors import ErrorCode, GrammarError, UnsupportedFeatureError
 from typedgen.ir.origin import Origin
 
 __all__ = [
@@ -100,12 +100,12 @@ _DESCRIBE = {
     "TILDE": "'~'",
     "$END": "end of input",
 }
-_LLGUIDANCE_DIRECTIVES = {
-    "json": "embedded JSON schemas (%json {...})",
-    "regex": "extended regexes (%regex {...})",
-    "lark": "nested grammars (%lark {...})",
-    "llguidance": "llguidance options (%llguidance {...})",
-    "if": "conditions on parametric rules (%if ...)",
+_LLGUIDANCE_DIRECTIVES: dict[str, tuple[str, ErrorCode]] = {
+    "json": ("embedded JSON schemas (%json {...})", "llguidance-json"),
+    "regex": ("extended regexes (%regex {...})", "llguidance-regex"),
+    "lark": ("nested grammars (%lark {...})", "llguidance-lark"),
+    "llguidance": ("llguidance options (%llguidance {...})", "llguidance-llguidance"),
+    "if": ("conditions on parametric rules (%if ...)", "llguidance-if"),
 }
 
 
@@ -365,7 +365,7 @@ class _Text:
 
 
 # llguidance-only syntax, by its first characters (the longest prefixes first).
-_LLGUIDANCE_SYNTAX: tuple[tuple[str, tuple[str, str, str]], ...] = (
+_LLGUIDANCE_SYNTAX: tuple[tuple[str, tuple[str, ErrorCode, str]], ...] = (
     (
         "<[",
         (
@@ -399,9 +399,10 @@ def _refuse_unknown(text: str, pos: int, origin: Origin) -> None:
     if directive:
         word = directive.group(1)
         if word in _LLGUIDANCE_DIRECTIVES:
+            what, code = _LLGUIDANCE_DIRECTIVES[word]
             raise UnsupportedFeatureError(
-                f"%{word}: llguidance's {_LLGUIDANCE_DIRECTIVES[word]} are not supported",
-                code=f"llguidance-{word}",
+                f"%{word}: llguidance's {what} are not supported",
+                code=code,
                 origin=origin,
                 hint="write the construct as plain Lark rules and terminals",
             )

@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from typedgen.errors import GrammarError, UnsupportedFeatureError
+from typedgen.errors import ErrorCode, GrammarError, UnsupportedFeatureError
 from typedgen.frontends.lark_lazy import lazy_decides_end
 from typedgen.frontends.lark_loader import Def
 from typedgen.frontends.lark_lookaround import regex_with_lookarounds
@@ -190,7 +190,7 @@ def _class_char(ch: str) -> str:
     return f"\\U{ord(ch):08x}" if ord(ch) > 0xFFFF else f"\\u{ord(ch):04x}"
 
 
-def _terminal_error(message: str, code: str, origin: Origin, hint: str | None = None) -> None:
+def _terminal_error(message: str, code: ErrorCode, origin: Origin, hint: str | None = None) -> None:
     raise GrammarError(message, code=code, origin=origin, hint=hint)
 
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from typedgen.errors import GrammarError, UnsupportedFeatureError
+from typedgen.errors import ErrorCode, GrammarError, UnsupportedFeatureError
 from typedgen.ir.grammar import Grammar, Lexing, Rule, register_format
 from typedgen.ir.nodes import (
     MAX_CODEPOINT,
@@ -452,7 +452,7 @@ class _Scanner:
 
 # -- the lowering -----------------------------------------------------------------------------
 
-_REFUSALS: dict[str, tuple[str, str]] = {  # code -> (what is refused, what to do instead)
+_REFUSALS: dict[ErrorCode, tuple[str, str]] = {  # code -> (what is refused, what to do instead)
     "regex-backreference": (
         "back-references are not supported",
         "a back-reference is not regular; spell out the alternatives it may repeat",
@@ -502,7 +502,7 @@ class _Lowering:
         line, col = _line_col(self.pattern, offset)
         return Origin(self.origin.source, line, col)
 
-    def refuse(self, code: str) -> UnsupportedFeatureError:
+    def refuse(self, code: ErrorCode) -> UnsupportedFeatureError:
         # The scanner's first event is the construct met first; fall back to the first one of
         # the same kind should the two walks ever disagree.
         events = self.scanner.events if self.scanner else []
@@ -693,7 +693,7 @@ class _Lowering:
             if av in (_C.AT_BOUNDARY, _C.AT_NON_BOUNDARY):
                 raise self.refuse("regex-word-boundary")
             raise self.refuse("regex-anchor")
-        codes = {
+        codes: dict[object, ErrorCode] = {
             _C.GROUPREF: "regex-backreference",
             _C.GROUPREF_EXISTS: "regex-conditional",
             _C.ASSERT: "regex-lookaround",

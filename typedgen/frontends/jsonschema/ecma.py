@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from typedgen.errors import GrammarError, UnsupportedFeatureError
+from typedgen.errors import ErrorCode, GrammarError, UnsupportedFeatureError
 from typedgen.frontends.regex import regex_to_expr
 from typedgen.ir.nodes import (
     MAX_CODEPOINT,
@@ -275,7 +275,7 @@ class _Reader:
             hint=hint or "JSON Schema patterns are ECMA-262 regular expressions (Unicode mode)",
         )
 
-    def refuse(self, pos: int, code: str, what: str, hint: str) -> UnsupportedFeatureError:
+    def refuse(self, pos: int, code: ErrorCode, what: str, hint: str) -> UnsupportedFeatureError:
         at, origin = self._where(pos)
         return UnsupportedFeatureError(
             f"{what} ({at}): pattern {_shown(self.text)}", code=code, origin=origin, hint=hint

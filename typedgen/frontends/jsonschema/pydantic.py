@@ -20,7 +20,7 @@ import types
 import typing
 from typing import Annotated, Any
 
-from typedgen.errors import SchemaError
+from typedgen.errors import OptionError, SchemaError
 
 __all__ = [
     "DEFAULT_REASONING_CHARS",
@@ -42,7 +42,11 @@ class ReasoningLimit:
 
     def __init__(self, max_chars: int) -> None:
         if not isinstance(max_chars, int) or isinstance(max_chars, bool) or max_chars < 1:
-            raise ValueError(f"Reasoning needs a positive character bound, not {max_chars!r}")
+            raise OptionError(
+                f"Reasoning needs a positive character bound, not {max_chars!r}",
+                code="reasoning-bound",
+                hint="write Reasoning (1000 characters) or Reasoning[n] with an int n >= 1",
+            )
         self.max_chars = max_chars
 
     def __get_pydantic_json_schema__(self, core_schema: Any, handler: Any) -> dict[str, Any]:
