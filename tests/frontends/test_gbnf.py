@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests._support import EVALDATA
+from tests._support import EVALDATA, check_golden
 from typedgen.errors import GrammarError, UnsupportedFeatureError
 from typedgen.frontends.gbnf import gbnf_grammar
 from typedgen.ir import CharClass, Grammar, Lit, Origin, Ref, Repeat
@@ -17,7 +16,6 @@ from typedgen.ir import CharClass, Grammar, Lit, Origin, Ref, Repeat
 from ._ir_match import matches_grammar
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
-UPDATE_GOLDENS = os.environ.get("TYPEDGEN_UPDATE_GOLDENS") == "1"
 NO_EVALDATA = f"conformance data not found at {EVALDATA} (the shared evaldata checkout)"
 
 
@@ -339,12 +337,8 @@ def test_json_like_grammar() -> None:
 
 
 def _check_golden(name: str, text: str) -> None:
-    path = GOLDEN / f"gbnf_{name}.txt"
-    if UPDATE_GOLDENS:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    assert path.exists(), f"missing golden file {path}; run with TYPEDGEN_UPDATE_GOLDENS=1"
-    assert text == path.read_text(encoding="utf-8")
+    """typedgen's own GBNF reader: no package's version enters the text."""
+    check_golden(GOLDEN / f"gbnf_{name}.txt", text)
 
 
 def test_golden_json_like() -> None:
