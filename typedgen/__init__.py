@@ -7,7 +7,8 @@ from typedgen import frontends as _frontends  # registers Grammar.from_<format>
 from typedgen import grammars
 from typedgen._version import __version__
 from typedgen.api import compile, grammar_of
-from typedgen.compiler.compiled import CompiledGrammar
+from typedgen.compiler.compiled import CompiledGrammar, EngineLimits
+from typedgen.compiler.grammar_compiler import Compiler
 from typedgen.compiler.vocabulary import Vocabulary
 from typedgen.decoding.processor import LogitsProcessor
 from typedgen.dsl import DSL
@@ -39,6 +40,7 @@ from typedgen.frontends.jsonschema.pydantic import Reasoning
 from typedgen.frontends.sql import Sql, SqlDialect
 from typedgen.generation import Details, Generator, StreamEvent, generate
 from typedgen.models import LoadedModel, load_model
+from typedgen.runtime import fill_batch
 from typedgen.runtime.matcher import Matcher
 from typedgen.types import Choice, Gbnf, JsonSchema, Lark, Regex
 from typedgen.validation import Attempt
@@ -54,9 +56,11 @@ __all__ = [
     "CompileBudgetError",
     "CompileError",
     "CompiledGrammar",
+    "Compiler",
     "DSLValueError",
     "DecodeError",
     "Details",
+    "EngineLimits",
     "ErrorCode",
     "Explanation",
     "Gbnf",
@@ -89,6 +93,7 @@ __all__ = [
     "__version__",
     "compile",
     "explain",
+    "fill_batch",
     "generate",
     "grammar_of",
     "grammars",

@@ -24,6 +24,7 @@ from tests._support import EVALDATA
 from typedgen.compiler.vocabulary import Vocabulary
 from typedgen.errors import TypedgenError
 from typedgen.ir import Grammar
+from typedgen.runtime import engine_of
 from typedgen.runtime.engine import DEAD
 
 GRAMMARS = Path(__file__).resolve().parents[1] / "grammars"
@@ -52,7 +53,7 @@ CASES = _grammar_cases()
 
 def _finish(compiled: typedgen.CompiledGrammar, state: int, limit: int = 3000) -> bytes | None:
     """Bytes of a shortest completion from ``state`` (breadth-first over allowed bytes)."""
-    engine = compiled.engine
+    engine = engine_of(compiled)
     seen = {state}
     queue: deque[tuple[int, bytes]] = deque([(state, b"")])
     while queue and len(seen) < limit:

@@ -31,6 +31,7 @@ from typedgen.compiler.compiled import CompiledGrammar
 from typedgen.compiler.vocabulary import Vocabulary
 from typedgen.errors import GrammarError
 from typedgen.ir import Grammar
+from typedgen.runtime import engine_of
 from typedgen.runtime.engine import DEAD
 from typedgen.runtime.matcher import Matcher
 
@@ -150,7 +151,7 @@ def test_header_options(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
 
 def test_wheel_ships_the_library() -> None:
     config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
-    wheel = config["tool"]["hatch"]["build"]["targets"]["wheel"]
+    wheel = config["tool"]["scikit-build"]["wheel"]
     assert wheel["force-include"] == {"grammars": "typedgen/grammars/data"}
 
 
@@ -374,7 +375,7 @@ def _completion(m: Matcher, limit: int = 4000) -> bytes | None:
     """A short completion: breadth-first over the engine's states, trying only a few closing
     and filler bytes (the engine's own search tries all 256 at every state, which is slow
     where whitespace comes in many lengths), then the engine's search as a fallback."""
-    engine = m.compiled.engine
+    engine = engine_of(m.compiled)
     start = m._history[-1]
     parent: dict[int, tuple[int, int] | None] = {start: None}
     queue = deque([start])

@@ -12,6 +12,7 @@ from tests._support import accepts, byte_vocabulary, prefix_ok
 from typedgen import compile as tg_compile
 from typedgen.errors import CompileBudgetError
 from typedgen.ir import Alt, CharClass, Grammar, Lexing, Lit, Ref, Repeat, Rule, Seq
+from typedgen.runtime import engine_of
 from typedgen.runtime.engine import DEAD
 
 EXTRA = (b"ab", b"ba", b"(a", b"a)", b"+a", b"a+a", b"))", b"((", b" ", b"  ", b"1+", b"12")
@@ -43,7 +44,7 @@ def expr():  # type: ignore[no-untyped-def]
 
 
 def brute_mask(compiled, state: int) -> set[int]:  # type: ignore[no-untyped-def]
-    engine = compiled.engine
+    engine = engine_of(compiled)
     out = {
         t
         for t, data in enumerate(compiled.vocabulary.tokens)

@@ -14,6 +14,8 @@ import pytest
 import typedgen
 from typedgen.compiler.vocabulary import Vocabulary
 from typedgen.ir import Grammar
+from typedgen.compiler.compiled import EngineLimits
+from typedgen.runtime import engine_of
 from typedgen.runtime.engine import DEAD
 
 GRAMMARS = {
@@ -36,7 +38,7 @@ def _grammar(kind: str, text: str) -> Grammar:
 
 
 def _brute(compiled: typedgen.CompiledGrammar, state: int) -> set[int]:
-    engine = compiled.engine
+    engine = engine_of(compiled)
     vocab = compiled.vocabulary
     allowed = {
         t
@@ -66,29 +68,20 @@ def test_masks_equal_brute_force(name: str, smollm2_vocab: Vocabulary) -> None:
         assert m.accept_token(rnd.choice(short))
 
 
-def test_walk_budget_is_a_compile_error(
-    smollm2_vocab: Vocabulary, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from typedgen.compiler import tokentables
+def test_walk_budget_is_a_compile_error(smollm2_vocab: Vocabulary) -> None:
     from typedgen.errors import CompileBudgetError
 
-    monkeypatch.setattr(tokentables, "WALK_BUDGET", 50)
-    monkeypatch.setattr(tokentables, "FRONTIER_BUDGET", 50)
+    compiler = typedgen.Compiler(disk_cache=False, limits=EngineLimits(walk_budget=50))
     with pytest.raises(CompileBudgetError) as info:
-        typedgen.compile(_grammar(*GRAMMARS["free-adjacency"]), smollm2_vocab, cache=False)
+        compiler.compile(_grammar(*GRAMMARS["free-adjacency"]), smollm2_vocab, cache=False)
     assert info.value.code == "token-table-budget" and info.value.hint
 
 
-def test_budget_at_run_time_falls_back_to_exact_stepping(
-    smollm2_vocab: Vocabulary, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from typedgen.compiler import tokentables
-
+def test_budget_at_run_time_falls_back_to_exact_stepping(smollm2_vocab: Vocabulary) -> None:
     compiled = typedgen.compile(_grammar(*GRAMMARS["calc"]), smollm2_vocab, cache=False)
     m = compiled.matcher()
     assert m.accept_bytes(b"x = 1 + ab")  # mid-identifier: a lexer state with no table yet
-    monkeypatch.setattr(tokentables, "WALK_BUDGET", 5)
-    monkeypatch.setattr(tokentables, "FRONTIER_BUDGET", 5)
+    engine_of(compiled).set_walk_budget(5)
     with pytest.warns(RuntimeWarning, match="exceeded its budget"):
         allowed = set(m.allowed_token_ids().tolist())
     assert allowed == _brute(compiled, m._history[-1])

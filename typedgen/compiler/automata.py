@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from typedgen.compiler.backend import native_module, selected_engine
 from typedgen.compiler.utf8 import utf8_sequences
 from typedgen.errors import CompileBudgetError, GrammarError
 from typedgen.ir.nodes import (
@@ -506,28 +507,116 @@ def expr_to_dfa(
     *,
     budget: int = DEFAULT_STATE_BUDGET,
     origin: Origin | None = None,
+    native: bool | None = None,
 ) -> DFA:
     """The minimal DFA of a regular IR expression; ``resolve`` supplies referenced terminals.
 
+    ``native`` picks the builder: the native core's port of this module (``None``: whichever
+    engine is selected, see :mod:`typedgen.compiler.backend`) gives the same arrays, faster.
     DFAs of expressions without references are memoised per process (they depend on nothing
     else): the lowering asks for the same terminal more than once, and formats and patterns
     recur across grammars.
     """
+    if native is None:
+        native = selected_engine() == "native"
+    build = _native_build if native else _python_build
     if not any(isinstance(node, Ref) for node in walk(expr)):
-        key = (expr, budget)
+        key = (expr, budget, native)
         hit = _DFA_CACHE.get(key)
         if hit is not None:
             _DFA_CACHE.move_to_end(key)
             return hit
-        dfa = _Builder(resolve, budget, origin).build(expr)
+        dfa = build(expr, resolve, budget, origin)
         if dfa.n_states <= _DFA_CACHE_MAX_STATES:  # at most 1 MiB of table per entry
             _DFA_CACHE[key] = dfa
             if len(_DFA_CACHE) > _DFA_CACHE_SIZE:
                 _DFA_CACHE.popitem(last=False)
         return dfa
+    return build(expr, resolve, budget, origin)
+
+
+def _python_build(
+    expr: Expr, resolve: Callable[[Ref], DFA], budget: int, origin: Origin | None
+) -> DFA:
     return _Builder(resolve, budget, origin).build(expr)
 
 
-_DFA_CACHE: OrderedDict[tuple[Expr, int], DFA] = OrderedDict()
+_OP_LIT, _OP_CLASS, _OP_SEQ, _OP_ALT, _OP_REPEAT, _OP_REF, _OP_INTERSECT, _OP_COMPLEMENT = range(8)
+_HINTS = {
+    0: "simplify the pattern (large counted repetitions multiply states) or raise the budget",
+    1: "lower the counted repetition (e.g. a maxLength)",
+}
+
+
+def encode_expr(
+    expr: Expr, resolve: Callable[[Ref], DFA]
+) -> tuple[npt.NDArray[np.int32], list[DFA], list[Expr]]:
+    """``expr`` as the native core's prefix program, the referenced DFAs, and the nodes in
+    pre-order (the native core names a node by its pre-order index in budget errors)."""
+    prog: list[int] = []
+    refs: list[DFA] = []
+    ref_index: dict[str, int] = {}
+    nodes: list[Expr] = []
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        nodes.append(node)
+        if isinstance(node, Lit):
+            prog += (_OP_LIT, len(node.data), *node.data)
+        elif isinstance(node, CharClass):
+            cps = node.codepoints()
+            prog += (_OP_CLASS, len(cps))
+            for lo, hi in cps:
+                prog += (lo, hi)
+        elif isinstance(node, Seq | Alt | Intersect):
+            op = (
+                _OP_SEQ
+                if isinstance(node, Seq)
+                else _OP_ALT
+                if isinstance(node, Alt)
+                else _OP_INTERSECT
+            )
+            prog += (op, len(node.items))
+            stack.extend(reversed(node.items))
+        elif isinstance(node, Repeat):
+            prog += (_OP_REPEAT, node.min, -1 if node.max is None else node.max)
+            stack.append(node.item)
+        elif isinstance(node, Ref):
+            idx = ref_index.get(node.name)
+            if idx is None:
+                idx = ref_index[node.name] = len(refs)
+                refs.append(resolve(node))
+            prog += (_OP_REF, idx)
+        elif isinstance(node, Complement):
+            prog.append(_OP_COMPLEMENT)
+            stack.append(node.item)
+        else:
+            raise GrammarError(f"unsupported node {type(node).__name__} in a terminal", code="ir")
+    return np.asarray(prog, dtype=np.int32), refs, nodes
+
+
+def _native_build(
+    expr: Expr, resolve: Callable[[Ref], DFA], budget: int, origin: Origin | None
+) -> DFA:
+    native = native_module()
+    if isinstance(expr, Ref):  # as the Python builder: a reference is its terminal's DFA
+        return resolve(expr)
+    prog, refs, nodes = encode_expr(expr, resolve)
+    try:
+        trans, accept = native.expr_to_dfa(
+            prog, [(r.trans, r.accept) for r in refs], min(budget, 2**31 - 1)
+        )
+    except native.BudgetError as exc:
+        code, message, node, detail = exc.args
+        where = None
+        if node >= 0 and detail >= 0:
+            where = nodes[node].origin or origin
+        raise CompileBudgetError(
+            message, code=code, origin=where, hint=_HINTS.get(detail)
+        ) from None
+    return DFA(trans, accept)
+
+
+_DFA_CACHE: OrderedDict[tuple[Expr, int, bool], DFA] = OrderedDict()
 _DFA_CACHE_SIZE = 256
 _DFA_CACHE_MAX_STATES = 1024

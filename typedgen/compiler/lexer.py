@@ -293,8 +293,10 @@ class Lexer:
                     ends = sum(1 << t for t in bits_of(ctx) if self.rank[t] == r)
                     blockers = going_on | sum(1 << t for t in nonfree_acc if self.rank[t] > r)
                     # Statically impossible: a blocker is always expected (ignored terminals),
-                    # or every terminal keeping this lexeme alive is a blocker.
-                    if blockers & self.ignore or alive & ~blockers == 0:
+                    # or every terminal keeping this lexeme alive is a blocker, or every
+                    # terminal that could end here is a blocker (ending needs one of them
+                    # expected, which blocks it: ParseTable.step could only return -1).
+                    if blockers & self.ignore or alive & ~blockers == 0 or ends & ~blockers == 0:
                         continue
                     out.append(self.event_id((ends, blockers), resume))
         result = tuple(out)

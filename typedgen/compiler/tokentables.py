@@ -136,8 +136,15 @@ class _Walk:
     """One walk of a trie from a (node, lexer state) entry, collecting tokens and shares."""
 
     def __init__(
-        self, lexer: Lexer, trie: TokenTrie, *, share: bool, quiet: _QuietSkip | None = None
+        self,
+        lexer: Lexer,
+        trie: TokenTrie,
+        *,
+        share: bool,
+        quiet: _QuietSkip | None = None,
+        budget: int = WALK_BUDGET,
     ) -> None:
+        self.budget = budget
         self.lexer = lexer
         self.trie = trie
         self.share = share
@@ -262,7 +269,7 @@ class _Walk:
             node = np.concatenate(new_node)
             lex = np.concatenate(new_lex)
             path = np.concatenate(new_path)
-            if node.size > FRONTIER_BUDGET:
+            if node.size > min(FRONTIER_BUDGET, self.budget):
                 raise _over_budget(self.lexer, self.entry)
             self.record(node, lex, path)
             first = False
@@ -324,7 +331,7 @@ class _Walk:
         paths = self.paths
         out_tok, out_key, shared = self.small_tok, self.small_key, self.shared
         stack = [(node, lex, path, first and node == 0) for node, lex, path in entries]
-        budget = WALK_BUDGET
+        budget = min(self.budget, WALK_BUDGET)
         quiet_of = self.quiet.of if self.quiet is not None else None
         while stack:
             budget -= 1
@@ -562,11 +569,17 @@ class TableBuilder:
     """Builds :class:`LexTable` objects for a lexer and trie, sharing sub-walks between them."""
 
     def __init__(
-        self, lexer: Lexer, trie: TokenTrie, features: TokenFeatures | None = None
+        self,
+        lexer: Lexer,
+        trie: TokenTrie,
+        features: TokenFeatures | None = None,
+        *,
+        walk_budget: int = WALK_BUDGET,
     ) -> None:
         self.lexer = lexer
         self.trie = trie
         self.features = features
+        self.walk_budget = walk_budget
         self._subtables: dict[tuple[int, int], SubTable] = {}
         self._quiet = _QuietSkip(lexer, trie)
 
@@ -575,7 +588,9 @@ class TableBuilder:
         key = (node, state)
         found = self._subtables.get(key)
         if found is None:
-            walk = _Walk(self.lexer, self.trie, share=True, quiet=self._quiet)
+            walk = _Walk(
+                self.lexer, self.trie, share=True, quiet=self._quiet, budget=self.walk_budget
+            )
             walk.run(node, state)
             found = self._subtables[key] = walk.result()
         return found
@@ -595,7 +610,12 @@ class TableBuilder:
         if quiet.max_len is not None:
             inside &= (f.offsets[1:] - f.offsets[:-1]) <= quiet.max_len
         rest = np.flatnonzero(f.text & ~inside)
-        walk = _Walk(self.lexer, chain_forest(f, rest, self.trie.fingerprint), share=False)
+        walk = _Walk(
+            self.lexer,
+            chain_forest(f, rest, self.trie.fingerprint),
+            share=False,
+            budget=self.walk_budget,
+        )
         walk.run(0, state)
         fast = np.flatnonzero(inside).astype(np.int64)
         key = np.full(fast.size, self.lexer.alive_id[state], dtype=np.int64)

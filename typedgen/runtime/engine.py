@@ -6,8 +6,11 @@ lexer state are merged. Matcher states are interned, so everything about a state
 transitions, its mask, whether it is complete — is computed once and then looked up: after a
 warm-up, accepting a token and filling a mask are dictionary lookups and one array copy.
 
-This object is a memo of pure functions of the compiled grammar; it is not part of the compiled
-artefact's identity and is rebuilt empty after unpickling.
+This object is a memo of pure functions of the compiled grammar, owned by the runtime (see
+:mod:`typedgen.runtime.engines`), never by the compiled artefact. Masks, pair masks and token
+tables are byte-bounded LRU caches (:class:`~typedgen.compiler.compiled.EngineLimits`); the
+token-transition memo is bounded by entries. Every public method takes the engine's lock.
+This is the reference engine: :mod:`typedgen.runtime.native` runs the same algorithms in C++.
 """
 
 from __future__ import annotations
@@ -20,10 +23,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from typedgen.compiler.lexer import Lexer
 from typedgen.compiler.tokentables import LexTable, TableBuilder
 from typedgen.compiler.trie import token_features
 from typedgen.errors import CompileBudgetError
 from typedgen.runtime.earley import ParseTable
+from typedgen.runtime.lru import ByteLru
 
 if TYPE_CHECKING:
     from typedgen.compiler.compiled import CompiledGrammar
@@ -31,14 +36,24 @@ if TYPE_CHECKING:
 __all__ = ["DEAD", "Engine"]
 
 DEAD = -1
-MEMO_LIMIT = 200_000
-"""Cached masks above this count are dropped (least recently computed first)."""
+_SMALL_MEMO = 65_536
+"""Entry bound of the small per-engine memos (first-byte masks, expected-terminal rows)."""
+
+
+def _table_bytes(tab: LexTable) -> int:
+    arrays = (tab.path_parent, tab.path_event, tab.group_path, tab.group_alive, tab.tokens)
+    return 256 + sum(a.nbytes for a in arrays) + tab.token_group.nbytes + 32 * len(tab.levels)
+
 
 Pairs = tuple[tuple[int, int], ...]
 U32 = npt.NDArray[np.uint32]
 _EVENT_STRIDE = 1 << 24
 _SMALL_LEVEL = 24
 _CLOSING = frozenset(b'"}])0,:')
+
+
+def _nbytes(words: U32) -> int:
+    return int(words.nbytes) + 112
 
 
 def _words(bits: int, width: int) -> npt.NDArray[np.uint64]:
@@ -51,8 +66,10 @@ class Engine:
     """Interned matcher states, their transitions, masks and completeness."""
 
     def __init__(self, compiled: CompiledGrammar) -> None:
-        lexer = compiled.lexer
+        limits = compiled.limits
+        lexer = Lexer(compiled.parser_grammar, budget=limits.lexer_states)
         self.compiled = compiled
+        self.limits = limits
         self.lexer = lexer
         self.vocab = compiled.vocabulary
         self.trie = compiled.trie
@@ -61,19 +78,22 @@ class Engine:
         self._accept = lexer.accept
         self._alive = lexer.alive
         self._fresh = lexer.fresh
-        self._lex_tables: dict[int, LexTable] = {lexer.initial: compiled.start_table}
+        self._lex_tables: ByteLru[int, LexTable] = ByteLru(limits.table_bytes, _table_bytes)
         self._features = token_features(self.vocab)
-        self._builder = TableBuilder(lexer, self.trie, self._features)
+        self._builder = TableBuilder(
+            lexer, self.trie, self._features, walk_budget=limits.walk_budget
+        )
         self._first_bytes: dict[int, U32] = {}
         self._warned_slow = False
+        self._slow_lex: set[int] = set()
         self._term_words = max(1, (compiled.parser_grammar.n_terminals + 63) // 64)
         self._exp_rows: dict[int, npt.NDArray[np.uint64]] = {}
         self._alive_rows = np.zeros((0, self._term_words), dtype=np.uint64)
         self._states: list[Pairs] = []
         self._index: dict[Pairs, int] = {}
         self._tok: dict[tuple[int, int], int] = {}
-        self._mask: dict[int, U32] = {}
-        self._pair_mask: dict[tuple[int, int], U32] = {}
+        self._mask: ByteLru[int, U32] = ByteLru(limits.mask_bytes, _nbytes)
+        self._pair_mask: ByteLru[tuple[int, int], U32] = ByteLru(limits.pair_bytes, _nbytes)
         self._complete: dict[int, bool] = {}
         self._bytes: dict[int, tuple[int, ...]] = {}
         self._completion: dict[int, tuple[bytes | None, int]] = {}
@@ -136,10 +156,16 @@ class Engine:
             )
         return pairs
 
+    def prepare(self) -> None:
+        """Build the first token table, so compile-time budgets raise at compile time."""
+        with self._lock:
+            self.lex_table(self.lexer.initial)
+
     def advance_bytes(self, state: int, data: bytes) -> int:
         """The state after ``data``, or ``DEAD`` if the grammar cannot continue with it."""
-        pairs = self._advance(self._states[state], data)
-        return self._intern(pairs) if pairs else DEAD
+        with self._lock:
+            pairs = self._advance(self._states[state], data)
+            return self._intern(pairs) if pairs else DEAD
 
     def advance_token(self, state: int, token: int) -> int:
         """The state after text token ``token`` (memoised), or ``DEAD``."""
@@ -153,9 +179,10 @@ class Engine:
         else:
             data = vocab.tokens[token]
             result = self.advance_bytes(state, data) if data else DEAD
-        if len(self._tok) > 8 * MEMO_LIMIT:
-            self._tok.clear()
-        self._tok[key] = result
+        with self._lock:
+            if len(self._tok) >= self.limits.transition_entries:
+                self._tok.clear()
+            self._tok[key] = result
         return result
 
     # -- completeness ---------------------------------------------------------------------------
@@ -164,6 +191,10 @@ class Engine:
         found = self._complete.get(state)
         if found is not None:
             return found
+        with self._lock:
+            return self._is_complete(state)
+
+    def _is_complete(self, state: int) -> bool:
         table = self.table
         result = False
         for lex, sid in self._states[state]:
@@ -189,7 +220,7 @@ class Engine:
         found = self._lex_tables.get(lex)
         if found is None:
             found = self._builder.table(lex)
-            self._lex_tables[lex] = found
+            self._lex_tables.put(lex, found)
         return found
 
     def _pair_words(self, lex: int, sid: int) -> U32:
@@ -198,12 +229,15 @@ class Engine:
         if found is not None:
             return found
         try:
+            if lex in self._slow_lex:
+                raise CompileBudgetError("known to exceed its budget", code="token-table-budget")
             tab = self.lex_table(lex)
         except CompileBudgetError:
             # The token table of this lexer state is too large to build. The hot path never
             # raises: step every token's bytes instead (exact, slow), and say so once.
+            self._slow_lex.add(lex)
             words = self._stepped_words(lex, sid)
-            self._pair_mask[key] = words
+            self._pair_mask.put(key, words)
             return words
         step = self.table.step
         # Parse set at the end of every path, level by level: one step per distinct
@@ -242,9 +276,7 @@ class Engine:
                 part = self._pair_words(fresh, resumed)
                 words |= part & self._first_byte_words(first_bytes)
         words.setflags(write=False)
-        if len(self._pair_mask) > MEMO_LIMIT:
-            self._pair_mask.clear()
-        self._pair_mask[key] = words
+        self._pair_mask.put(key, words)
         return words
 
     def _stepped_words(self, lex: int, sid: int) -> U32:
@@ -268,6 +300,8 @@ class Engine:
     def _exp_words(self, sids: npt.NDArray[np.int64]) -> npt.NDArray[np.uint64]:
         """Expected-terminal bitsets of parse sets, as rows of 64-bit words."""
         cache, sets, width = self._exp_rows, self.table.sets, self._term_words
+        if len(cache) > _SMALL_MEMO:
+            cache.clear()
         for sid in np.unique(sids).tolist():
             if sid not in cache:
                 cache[sid] = _words(sets[sid].exp, width)
@@ -289,6 +323,8 @@ class Engine:
             flags[: self.vocab.size] = wanted[self._features.first_byte]
             found = np.packbits(flags, bitorder="little").view(np.uint32)
             found.setflags(write=False)
+            if len(self._first_bytes) > _SMALL_MEMO:
+                self._first_bytes.clear()
             self._first_bytes[first_bytes] = found
         return found
 
@@ -300,6 +336,21 @@ class Engine:
 
     def mask(self, state: int) -> U32:
         """Packed allowed-token bitmask of ``state`` (EOS bits set when complete). Read-only."""
+        with self._lock:
+            return self._mask_locked(state)
+
+    def fill(self, state: int, row: npt.NDArray[np.int32]) -> None:
+        """Write the mask of ``state`` into the int32 ``row`` (zero past the vocabulary)."""
+        words = self.mask(state).view(np.int32)
+        n = min(row.shape[0], words.shape[0])
+        row[:n] = words[:n]
+        row[n:] = 0
+
+    def mask_any(self, state: int) -> bool:
+        """Whether any token (or EOS) is allowed in ``state``."""
+        return bool(self.mask(state).any())
+
+    def _mask_locked(self, state: int) -> U32:
         found = self._mask.get(state)
         if found is not None:
             return found
@@ -313,9 +364,7 @@ class Engine:
         if self.is_complete(state):
             words = words | self._eos_words
         words.setflags(write=False)
-        if len(self._mask) > MEMO_LIMIT:
-            self._mask.clear()
-        self._mask[state] = words
+        self._mask.put(state, words)
         return words
 
     # -- bytes ----------------------------------------------------------------------------------
@@ -324,14 +373,19 @@ class Engine:
         found = self._bytes.get(state)
         if found is not None:
             return found
-        pairs = self._states[state]
-        result = tuple(b for b in range(256) if self._advance(pairs, bytes((b,))))
-        self._bytes[state] = result
-        return result
+        with self._lock:
+            pairs = self._states[state]
+            result = tuple(b for b in range(256) if self._advance(pairs, bytes((b,))))
+            self._bytes[state] = result
+            return result
 
     def forced_bytes(self, state: int, limit: int = 256) -> bytes:
         """The bytes the grammar forces next: while exactly one byte is possible and the text is
         not complete, that byte is forced."""
+        with self._lock:
+            return self._forced(state, limit)
+
+    def _forced(self, state: int, limit: int) -> bytes:
         out = bytearray()
         while len(out) < limit and not self.is_complete(state):
             allowed = self.allowed_bytes(state)
@@ -353,6 +407,10 @@ class Engine:
         states, an unrestricted search follows, which returns the truly shortest completion.
         Memoised per state (a failure only for limits up to the one that failed).
         """
+        with self._lock:
+            return self._shortest_completion(state, limit)
+
+    def _shortest_completion(self, state: int, limit: int) -> bytes | None:
         memo = self._completion.get(state)
         # A failure is only final for searches no larger than the one that failed.
         if memo is not None and (memo[0] is not None or memo[1] >= limit):
@@ -397,3 +455,41 @@ class Engine:
     @property
     def eos_ids(self) -> frozenset[int]:
         return self._eos_ids
+
+    def set_walk_budget(self, budget: int) -> None:
+        """Bound later token-table walks (a state over it falls back to exact stepping)."""
+        with self._lock:
+            self._builder.walk_budget = budget
+
+    # -- accounting -----------------------------------------------------------------------------
+    def structure_bytes(self) -> int:
+        """An estimate of what never shrinks: interned states, parse sets, lexer states."""
+        return (
+            120 * len(self._states)
+            + 400 * len(self.table.sets)
+            + 1400 * self.lexer.n_states
+            + 64 * (len(self._complete) + len(self._bytes) + len(self._completion))
+        )
+
+    def cache_bytes(self) -> int:
+        """Bytes held by the bounded caches (masks, pair masks, tables, transitions)."""
+        return (
+            self._mask.bytes
+            + self._pair_mask.bytes
+            + self._lex_tables.bytes
+            + 100 * len(self._tok)
+            + self.n_words * 4 * len(self._first_bytes)
+        )
+
+    def stats(self) -> dict[str, float]:
+        """Counters for benchmarks and ``typedgen explain``."""
+        return {
+            "states": float(len(self._states)),
+            "lexer_states": float(self.lexer.n_states),
+            "parse_sets": float(len(self.table.sets)),
+            "tables_cached": float(len(self._lex_tables)),
+            "masks_cached": float(len(self._mask)),
+            "mask_evictions": float(self._mask.evictions + self._pair_mask.evictions),
+            "table_evictions": float(self._lex_tables.evictions),
+            "slow_lexer_states": float(len(self._slow_lex)),
+        }

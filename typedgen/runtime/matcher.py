@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from typedgen.runtime.engine import DEAD, Engine
+from typedgen.runtime.engine import DEAD
 
 if TYPE_CHECKING:
     from typedgen.compiler.compiled import CompiledGrammar
+    from typedgen.runtime.engines import EngineLike
 
 __all__ = ["Matcher"]
 
@@ -27,7 +28,7 @@ class Matcher:
 
     __slots__ = ("_engine", "_history")
 
-    def __init__(self, engine: Engine, history: list[int] | None = None) -> None:
+    def __init__(self, engine: EngineLike, history: list[int] | None = None) -> None:
         self._engine = engine
         self._history = history if history is not None else [engine.initial]
 
@@ -81,10 +82,8 @@ class Matcher:
         if state == _TERMINATED:
             row[:] = 0
             return
-        words = self._engine.mask(state).view(np.int32)
-        n = min(row.shape[0], words.shape[0])
-        row[:n] = words[:n]
-        row[n:] = 0  # a wider mask (padded logits) allows nothing beyond the vocabulary
+        # A wider row (padded logits) allows nothing beyond the vocabulary.
+        self._engine.fill(state, row)
 
     def allowed_token_ids(self) -> npt.NDArray[np.int64]:
         """The ids of the tokens allowed next (EOS included when complete)."""
@@ -110,7 +109,7 @@ class Matcher:
         state = self._history[-1]
         if state == _TERMINATED or self._engine.is_complete(state):
             return False
-        return not bool(self._engine.mask(state).any())
+        return not self._engine.mask_any(state)
 
     def forced_bytes(self) -> bytes:
         """The bytes the grammar forces next (for jump-forward decoding); may be empty."""

@@ -1,0 +1,834 @@
+// See automata.hpp. Every function mirrors its namesake in typedgen/compiler/automata.py.
+#include "automata.hpp"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace tg {
+
+namespace {
+
+constexpr i32 MAX_CODEPOINT = 0x10FFFF;
+constexpr i32 DEFAULT_STATE_BUDGET = 20000;
+
+// ---------------------------------------------------------------------------------------------
+// The serialised expression, parsed into nodes (index = pre-order position).
+struct Node {
+    i32 op = 0;
+    i32 a = 0, b = 0;            // REPEAT min/max, REF index
+    std::vector<u8> bytes;       // LIT
+    std::vector<std::pair<i32, i32>> ranges;  // CLASS
+    std::vector<i32> kids;
+};
+
+class Program {
+  public:
+    Program(const std::vector<i32>& prog, std::size_t n_refs) : prog_(prog), n_refs_(n_refs) {
+        std::size_t pos = 0;
+        parse(pos, 0);
+        if (pos != prog_.size()) throw InputError("trailing data after the expression");
+    }
+    const Node& node(i32 i) const { return nodes_[static_cast<std::size_t>(i)]; }
+
+  private:
+    i32 next(std::size_t& pos) {
+        if (pos >= prog_.size()) throw InputError("truncated expression program");
+        return prog_[pos++];
+    }
+    i32 parse(std::size_t& pos, int depth) {
+        if (depth > 10000) throw InputError("expression nested too deeply");
+        i32 id = static_cast<i32>(nodes_.size());
+        nodes_.emplace_back();
+        Node nd;
+        nd.op = next(pos);
+        switch (nd.op) {
+            case OP_LIT: {
+                i32 n = next(pos);
+                if (n < 0) throw InputError("negative literal length");
+                for (i32 i = 0; i < n; ++i) {
+                    i32 v = next(pos);
+                    if (v < 0 || v > 255) throw InputError("literal byte out of range");
+                    nd.bytes.push_back(static_cast<u8>(v));
+                }
+                break;
+            }
+            case OP_CLASS: {
+                i32 k = next(pos);
+                if (k < 0) throw InputError("negative range count");
+                for (i32 i = 0; i < k; ++i) {
+                    i32 lo = next(pos), hi = next(pos);
+                    if (lo < 0 || hi > MAX_CODEPOINT || lo > hi)
+                        throw InputError("code point range out of order or out of Unicode");
+                    nd.ranges.emplace_back(lo, hi);
+                }
+                break;
+            }
+            case OP_SEQ:
+            case OP_ALT:
+            case OP_INTERSECT: {
+                i32 k = next(pos);
+                if (k < 0) throw InputError("negative child count");
+                for (i32 i = 0; i < k; ++i) nd.kids.push_back(parse(pos, depth + 1));
+                if (nd.op == OP_INTERSECT && k == 0) throw InputError("empty intersection");
+                break;
+            }
+            case OP_REPEAT: {
+                nd.a = next(pos);
+                nd.b = next(pos);
+                if (nd.a < 0 || (nd.b >= 0 && nd.b < nd.a) || nd.b < -1)
+                    throw InputError("bad repetition bounds");
+                nd.kids.push_back(parse(pos, depth + 1));
+                break;
+            }
+            case OP_REF: {
+                nd.a = next(pos);
+                check_index(nd.a, static_cast<i64>(n_refs_), "reference");
+                break;
+            }
+            case OP_COMPLEMENT:
+                nd.kids.push_back(parse(pos, depth + 1));
+                break;
+            default:
+                throw InputError("unknown expression opcode " + std::to_string(nd.op));
+        }
+        nodes_[static_cast<std::size_t>(id)] = std::move(nd);
+        return id;
+    }
+    const std::vector<i32>& prog_;
+    std::size_t n_refs_;
+    std::vector<Node> nodes_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// UTF-8 splitting of code point ranges (compiler/utf8.py).
+using ByteSeq = std::vector<std::pair<int, int>>;
+
+int utf8_encode(i32 cp, u8* out) {
+    if (cp < 0x80) {
+        out[0] = static_cast<u8>(cp);
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = static_cast<u8>(0xC0 | (cp >> 6));
+        out[1] = static_cast<u8>(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = static_cast<u8>(0xE0 | (cp >> 12));
+        out[1] = static_cast<u8>(0x80 | ((cp >> 6) & 0x3F));
+        out[2] = static_cast<u8>(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = static_cast<u8>(0xF0 | (cp >> 18));
+    out[1] = static_cast<u8>(0x80 | ((cp >> 12) & 0x3F));
+    out[2] = static_cast<u8>(0x80 | ((cp >> 6) & 0x3F));
+    out[3] = static_cast<u8>(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+void utf8_split(i32 lo, i32 hi, std::vector<ByteSeq>& out) {
+    static const i32 max_by_len[4] = {0x7F, 0x7FF, 0xFFFF, 0x10FFFF};
+    for (i32 m : max_by_len) {
+        if (lo <= m && m < hi) {
+            utf8_split(lo, m, out);
+            utf8_split(m + 1, hi, out);
+            return;
+        }
+    }
+    if (hi < 0x80) {
+        out.push_back({{lo, hi}});
+        return;
+    }
+    u8 a[4], b[4];
+    int n = utf8_encode(lo, a);
+    for (int i = 1; i < n; ++i) {
+        i32 mask = (1 << (6 * i)) - 1;
+        if ((lo & ~mask) != (hi & ~mask)) {
+            if ((lo & mask) != 0) {
+                utf8_split(lo, lo | mask, out);
+                utf8_split((lo | mask) + 1, hi, out);
+                return;
+            }
+            if ((hi & mask) != mask) {
+                utf8_split(lo, (hi & ~mask) - 1, out);
+                utf8_split(hi & ~mask, hi, out);
+                return;
+            }
+        }
+    }
+    utf8_encode(hi, b);
+    ByteSeq seq;
+    for (int i = 0; i < n; ++i) seq.emplace_back(a[i], b[i]);
+    out.push_back(std::move(seq));
+}
+
+// ---------------------------------------------------------------------------------------------
+struct Edge {
+    int lo, hi;
+    i32 to;
+};
+
+class Nfa {
+  public:
+    explicit Nfa(i32 budget) : budget_(budget) {}
+    i32 state() {
+        eps.emplace_back();
+        edges.emplace_back();
+        if (static_cast<i64>(eps.size()) > static_cast<i64>(budget_) * 8) {
+            throw BudgetError("nfa-budget", "terminal automaton exceeds " +
+                                                std::to_string(static_cast<i64>(budget_) * 8) +
+                                                " NFA states");
+        }
+        return static_cast<i32>(eps.size()) - 1;
+    }
+    std::pair<i32, i32> embed(const Dfa& d) {
+        std::vector<i32> base(static_cast<std::size_t>(d.n));
+        for (i32 q = 0; q < d.n; ++q) base[static_cast<std::size_t>(q)] = state();
+        i32 end = state();
+        for (i32 q = 0; q < d.n; ++q) {
+            int b = 0;
+            while (b < 256) {
+                i32 t = d.at(q, b);
+                int e = b;
+                while (e + 1 < 256 && d.at(q, e + 1) == t) ++e;
+                if (t >= 0) edges[static_cast<std::size_t>(base[q])].push_back({b, e, base[t]});
+                b = e + 1;
+            }
+            if (d.accept[static_cast<std::size_t>(q)]) eps[static_cast<std::size_t>(base[q])].push_back(end);
+        }
+        return {base[0], end};
+    }
+    std::vector<std::vector<i32>> eps;
+    std::vector<std::vector<Edge>> edges;
+
+  private:
+    i32 budget_;
+};
+
+std::vector<i32> eps_closure(const Nfa& nfa, std::vector<i32> states, std::vector<u8>& seen) {
+    std::vector<i32> out;
+    for (i32 q : states) {
+        if (!seen[static_cast<std::size_t>(q)]) {
+            seen[static_cast<std::size_t>(q)] = 1;
+            out.push_back(q);
+        }
+    }
+    std::vector<i32> stack = out;
+    while (!stack.empty()) {
+        i32 q = stack.back();
+        stack.pop_back();
+        for (i32 t : nfa.eps[static_cast<std::size_t>(q)]) {
+            if (!seen[static_cast<std::size_t>(t)]) {
+                seen[static_cast<std::size_t>(t)] = 1;
+                out.push_back(t);
+                stack.push_back(t);
+            }
+        }
+    }
+    for (i32 q : out) seen[static_cast<std::size_t>(q)] = 0;
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+BudgetError dfa_budget(i32 budget, i64 node, const std::string& hint_kind) {
+    return BudgetError("dfa-budget",
+                       "terminal automaton exceeds the budget of " + std::to_string(budget) +
+                           " states",
+                       node, hint_kind == "determinize" ? 0 : 1);
+}
+
+Dfa determinize(const Nfa& nfa, i32 start, i32 end, i32 budget, i64 node) {
+    std::vector<u8> seen(nfa.eps.size(), 0);
+    std::vector<std::vector<i32>> sets;
+    std::unordered_map<std::vector<i32>, i32, VecHash> index;
+    sets.push_back(eps_closure(nfa, {start}, seen));
+    index.emplace(sets[0], 0);
+    std::vector<i32> rows;
+    std::vector<int> points;
+    std::vector<std::vector<i32>> targets;
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+        std::vector<i32> row(256, -1);
+        points.clear();
+        // Copy: `sets` may grow (and reallocate) below.
+        std::vector<i32> current = sets[i];
+        for (i32 q : current) {
+            for (const Edge& e : nfa.edges[static_cast<std::size_t>(q)]) {
+                points.push_back(e.lo);
+                points.push_back(e.hi + 1);
+            }
+        }
+        if (!points.empty()) {
+            std::sort(points.begin(), points.end());
+            points.erase(std::unique(points.begin(), points.end()), points.end());
+            std::size_t n_iv = points.size() - 1;
+            targets.assign(n_iv, {});
+            for (i32 q : current) {
+                for (const Edge& e : nfa.edges[static_cast<std::size_t>(q)]) {
+                    auto first = std::lower_bound(points.begin(), points.end(), e.lo) - points.begin();
+                    auto last = std::lower_bound(points.begin(), points.end(), e.hi + 1) - points.begin();
+                    for (auto k = first; k < last; ++k) targets[static_cast<std::size_t>(k)].push_back(e.to);
+                }
+            }
+            for (std::size_t k = 0; k < n_iv; ++k) {
+                if (targets[k].empty()) continue;
+                std::vector<i32> key = eps_closure(nfa, targets[k], seen);
+                auto found = index.find(key);
+                i32 target;
+                if (found == index.end()) {
+                    target = static_cast<i32>(sets.size());
+                    index.emplace(key, target);
+                    sets.push_back(std::move(key));
+                    if (static_cast<i64>(sets.size()) > budget) throw dfa_budget(budget, node, "determinize");
+                } else {
+                    target = found->second;
+                }
+                for (int b = points[k]; b < points[k + 1]; ++b) row[static_cast<std::size_t>(b)] = target;
+            }
+        }
+        rows.insert(rows.end(), row.begin(), row.end());
+    }
+    Dfa d;
+    d.n = static_cast<i32>(sets.size());
+    d.trans = std::move(rows);
+    d.accept.resize(sets.size());
+    for (std::size_t i = 0; i < sets.size(); ++i)
+        d.accept[i] = std::binary_search(sets[i].begin(), sets[i].end(), end) ? 1 : 0;
+    return minimized(d);
+}
+
+Dfa product(const Dfa& a, const Dfa& b, bool both, i32 budget) {
+    std::unordered_map<u64, i32, U64Hash> index;
+    std::vector<std::pair<i32, i32>> pairs{{0, 0}};
+    index.emplace(key2(0, 0), 0);
+    std::vector<i32> rows;
+    const i64 na = a.n, nb = b.n;
+    std::vector<i64> keys(256);
+    std::vector<u8> valid(256);
+    std::vector<i64> uniq;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        auto [qa, qb] = pairs[i];
+        std::vector<i32> row(256, -1);
+        uniq.clear();
+        for (int c = 0; c < 256; ++c) {
+            i32 ra = qa >= 0 ? a.at(qa, c) : -1;
+            i32 rb = qb >= 0 ? b.at(qb, c) : -1;
+            bool ok = both ? (ra >= 0 && rb >= 0) : (ra >= 0 || rb >= 0);
+            valid[static_cast<std::size_t>(c)] = ok;
+            keys[static_cast<std::size_t>(c)] = (ra < 0 ? na : ra) * (nb + 1) + (rb < 0 ? nb : rb);
+            if (ok) uniq.push_back(keys[static_cast<std::size_t>(c)]);
+        }
+        std::sort(uniq.begin(), uniq.end());
+        uniq.erase(std::unique(uniq.begin(), uniq.end()), uniq.end());
+        for (i64 key : uniq) {
+            i64 pa = key / (nb + 1), pb = key % (nb + 1);
+            std::pair<i32, i32> pr{pa == na ? -1 : static_cast<i32>(pa), pb == nb ? -1 : static_cast<i32>(pb)};
+            u64 k = key2(pr.first, pr.second);
+            auto found = index.find(k);
+            i32 target;
+            if (found == index.end()) {
+                target = static_cast<i32>(pairs.size());
+                index.emplace(k, target);
+                pairs.push_back(pr);
+                if (static_cast<i64>(pairs.size()) > budget)
+                    throw BudgetError("dfa-budget",
+                                      "automaton exceeds " + std::to_string(budget) + " states");
+            } else {
+                target = found->second;
+            }
+            for (int c = 0; c < 256; ++c)
+                if (valid[static_cast<std::size_t>(c)] && keys[static_cast<std::size_t>(c)] == key)
+                    row[static_cast<std::size_t>(c)] = target;
+        }
+        rows.insert(rows.end(), row.begin(), row.end());
+    }
+    Dfa d;
+    d.n = static_cast<i32>(pairs.size());
+    d.trans = std::move(rows);
+    d.accept.resize(pairs.size());
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        auto [qa, qb] = pairs[i];
+        bool xa = qa >= 0 && a.accept[static_cast<std::size_t>(qa)];
+        bool xb = qb >= 0 && b.accept[static_cast<std::size_t>(qb)];
+        d.accept[i] = both ? (xa && xb) : (xa || xb);
+    }
+    return d;
+}
+
+bool prefix_free(const Dfa& d) {
+    for (i32 q = 0; q < d.n; ++q) {
+        if (!d.accept[static_cast<std::size_t>(q)]) continue;
+        for (int b = 0; b < 256; ++b)
+            if (d.at(q, b) >= 0) return false;
+    }
+    return true;
+}
+
+Dfa chain(const Dfa& item, i32 lo, i32 hi, i32 budget, i64 node) {
+    std::vector<i32> core;
+    for (i32 q = 0; q < item.n; ++q)
+        if (!item.accept[static_cast<std::size_t>(q)]) core.push_back(q);
+    const i64 k = static_cast<i64>(core.size());
+    const i64 total = static_cast<i64>(hi) * k + 1;
+    if (total > budget) {
+        throw BudgetError("dfa-budget",
+                          "terminal automaton exceeds the budget of " + std::to_string(budget) +
+                              " states (" + std::to_string(hi) + " repetitions of " +
+                              std::to_string(k) + " states)",
+                          node, 1);
+    }
+    std::vector<i64> remap(static_cast<std::size_t>(item.n), -1);
+    for (i64 j = 0; j < k; ++j) remap[static_cast<std::size_t>(core[static_cast<std::size_t>(j)])] = j;
+    for (i32 q = 0; q < item.n; ++q)
+        if (item.accept[static_cast<std::size_t>(q)]) remap[static_cast<std::size_t>(q)] = k;
+    Dfa d;
+    d.n = static_cast<i32>(total);
+    d.trans.assign(static_cast<std::size_t>(total) * 256, -1);
+    for (i64 i = 0; i < hi; ++i) {
+        for (i64 j = 0; j < k; ++j) {
+            i32 q = core[static_cast<std::size_t>(j)];
+            for (int b = 0; b < 256; ++b) {
+                i32 t = item.at(q, b);
+                i64 local = t >= 0 ? remap[static_cast<std::size_t>(t)] : -1;
+                d.trans[static_cast<std::size_t>((i * k + j) * 256 + b)] =
+                    local >= 0 ? static_cast<i32>(local + i * k) : -1;
+            }
+        }
+    }
+    d.accept.assign(static_cast<std::size_t>(total), 0);
+    for (i64 i = lo; i <= hi; ++i) d.accept[static_cast<std::size_t>(i * k)] = 1;
+    return d;
+}
+
+bool concat(const Dfa& left, const Dfa& right, Dfa& out) {
+    const i32 n = left.n;
+    std::vector<i32> start_row(256);
+    for (int b = 0; b < 256; ++b) {
+        i32 t = right.at(0, b);
+        start_row[static_cast<std::size_t>(b)] = t >= 0 ? t + n : -1;
+    }
+    out.n = left.n + right.n;
+    out.trans = left.trans;
+    out.trans.reserve(static_cast<std::size_t>(out.n) * 256);
+    for (i32 t : right.trans) out.trans.push_back(t >= 0 ? t + n : -1);
+    out.accept.assign(static_cast<std::size_t>(n), 0);
+    out.accept.insert(out.accept.end(), right.accept.begin(), right.accept.end());
+    for (i32 q = 0; q < n; ++q) {
+        if (!left.accept[static_cast<std::size_t>(q)]) continue;
+        for (int b = 0; b < 256; ++b)
+            if (left.at(q, b) >= 0 && start_row[static_cast<std::size_t>(b)] >= 0) return false;
+    }
+    for (i32 q = 0; q < n; ++q) {
+        if (!left.accept[static_cast<std::size_t>(q)]) continue;
+        for (int b = 0; b < 256; ++b) {
+            std::size_t at = static_cast<std::size_t>(q) * 256 + static_cast<std::size_t>(b);
+            if (out.trans[at] < 0) out.trans[at] = start_row[static_cast<std::size_t>(b)];
+        }
+        out.accept[static_cast<std::size_t>(q)] = right.accept[0];
+    }
+    return true;
+}
+
+Dfa complement_utf8(const Dfa& d, i32 budget) {
+    const i32 n = d.n;
+    Dfa flipped;
+    flipped.n = n + 1;
+    flipped.trans.resize(static_cast<std::size_t>(n + 1) * 256);
+    for (std::size_t i = 0; i < d.trans.size(); ++i) flipped.trans[i] = d.trans[i] < 0 ? n : d.trans[i];
+    for (int b = 0; b < 256; ++b) flipped.trans[static_cast<std::size_t>(n) * 256 + static_cast<std::size_t>(b)] = n;
+    flipped.accept.resize(static_cast<std::size_t>(n + 1));
+    for (i32 q = 0; q < n; ++q) flipped.accept[static_cast<std::size_t>(q)] = d.accept[static_cast<std::size_t>(q)] ? 0 : 1;
+    flipped.accept[static_cast<std::size_t>(n)] = 1;
+    return minimized(product(flipped, utf8_text_dfa(), true, budget));
+}
+
+class Builder {
+  public:
+    Builder(const Program& prog, const std::vector<Dfa>& refs, i32 budget)
+        : prog_(prog), refs_(refs), budget_(budget) {}
+
+    Dfa build(i32 id) {
+        Dfa direct;
+        if (try_direct(id, direct)) return direct;
+        Nfa nfa(budget_);
+        auto [s, e] = frag(nfa, id);
+        return determinize(nfa, s, e, budget_, id);
+    }
+
+  private:
+    bool is_counted(const Node& nd) const { return nd.op == OP_REPEAT && nd.b >= 8; }
+
+    bool try_direct(i32 id, Dfa& out) {
+        const Node& nd = prog_.node(id);
+        if (nd.op == OP_REF) {
+            out = refs_[static_cast<std::size_t>(nd.a)];
+            return true;
+        }
+        if (nd.op == OP_REPEAT) {
+            if (nd.b < 0 || nd.b < 8) return false;
+            Dfa item = build(nd.kids[0]);
+            if (item.accepts_empty() || !prefix_free(item)) return false;
+            out = chain(item, nd.a, nd.b, budget_, id);
+            return true;
+        }
+        if (nd.op == OP_SEQ) {
+            bool any = false;
+            for (i32 k : nd.kids) {
+                const Node& c = prog_.node(k);
+                if (c.op == OP_REF || is_counted(c)) any = true;
+            }
+            if (!any) return false;
+            std::vector<Dfa> parts;
+            for (i32 k : nd.kids) parts.push_back(build(k));
+            Dfa acc = parts[0];
+            for (std::size_t i = 1; i < parts.size(); ++i) {
+                Dfa joined;
+                if (!concat(acc, parts[i], joined)) return false;
+                acc = std::move(joined);
+            }
+            if (acc.n > budget_) {
+                throw BudgetError("dfa-budget",
+                                  "terminal automaton exceeds the budget of " +
+                                      std::to_string(budget_) + " states",
+                                  id, 1);
+            }
+            out = trimmed(acc);
+            return true;
+        }
+        return false;
+    }
+
+    std::pair<i32, i32> frag(Nfa& nfa, i32 id) {
+        const Node& nd = prog_.node(id);
+        switch (nd.op) {
+            case OP_LIT: {
+                i32 start = nfa.state(), cur = start;
+                for (u8 b : nd.bytes) {
+                    i32 nxt = nfa.state();
+                    nfa.edges[static_cast<std::size_t>(cur)].push_back({b, b, nxt});
+                    cur = nxt;
+                }
+                return {start, cur};
+            }
+            case OP_CLASS: {
+                i32 start = nfa.state(), end = nfa.state();
+                std::vector<ByteSeq> seqs;
+                for (auto [lo, hi] : nd.ranges) {
+                    seqs.clear();
+                    utf8_split(lo, hi, seqs);
+                    for (const ByteSeq& seq : seqs) {
+                        i32 cur = start;
+                        for (std::size_t i = 0; i < seq.size(); ++i) {
+                            i32 nxt = i + 1 == seq.size() ? end : nfa.state();
+                            nfa.edges[static_cast<std::size_t>(cur)].push_back({seq[i].first, seq[i].second, nxt});
+                            cur = nxt;
+                        }
+                    }
+                }
+                return {start, end};
+            }
+            case OP_SEQ: {
+                i32 start = nfa.state(), cur = start;
+                for (i32 k : nd.kids) {
+                    auto [s, e] = frag(nfa, k);
+                    nfa.eps[static_cast<std::size_t>(cur)].push_back(s);
+                    cur = e;
+                }
+                return {start, cur};
+            }
+            case OP_ALT: {
+                i32 start = nfa.state(), end = nfa.state();
+                for (i32 k : nd.kids) {
+                    auto [s, e] = frag(nfa, k);
+                    nfa.eps[static_cast<std::size_t>(start)].push_back(s);
+                    nfa.eps[static_cast<std::size_t>(e)].push_back(end);
+                }
+                return {start, end};
+            }
+            case OP_REPEAT: {
+                i32 start = nfa.state(), cur = start;
+                for (i32 i = 0; i < nd.a; ++i) {
+                    auto [s, e] = frag(nfa, nd.kids[0]);
+                    nfa.eps[static_cast<std::size_t>(cur)].push_back(s);
+                    cur = e;
+                }
+                if (nd.b < 0) {
+                    auto [s, e] = frag(nfa, nd.kids[0]);
+                    i32 end = nfa.state();
+                    nfa.eps[static_cast<std::size_t>(cur)].push_back(s);
+                    nfa.eps[static_cast<std::size_t>(cur)].push_back(end);
+                    nfa.eps[static_cast<std::size_t>(e)].push_back(s);
+                    nfa.eps[static_cast<std::size_t>(e)].push_back(end);
+                    return {start, end};
+                }
+                i32 end = nfa.state();
+                nfa.eps[static_cast<std::size_t>(cur)].push_back(end);
+                for (i32 i = 0; i < nd.b - nd.a; ++i) {
+                    auto [s, e] = frag(nfa, nd.kids[0]);
+                    nfa.eps[static_cast<std::size_t>(cur)].push_back(s);
+                    nfa.eps[static_cast<std::size_t>(e)].push_back(end);
+                    cur = e;
+                }
+                return {start, end};
+            }
+            case OP_REF:
+                return nfa.embed(refs_[static_cast<std::size_t>(nd.a)]);
+            case OP_INTERSECT: {
+                Dfa acc = build(nd.kids[0]);
+                for (std::size_t i = 1; i < nd.kids.size(); ++i)
+                    acc = minimized(product(acc, build(nd.kids[i]), true, budget_));
+                return nfa.embed(acc);
+            }
+            case OP_COMPLEMENT:
+                return nfa.embed(complement_utf8(build(nd.kids[0]), budget_));
+            default:
+                throw InputError("unknown expression opcode");
+        }
+    }
+
+    const Program& prog_;
+    const std::vector<Dfa>& refs_;
+    i32 budget_;
+};
+
+}  // namespace
+
+Dfa trimmed(const Dfa& d) {
+    const i32 n = d.n;
+    // Forward reachability from 0 and backward from accepting states, over distinct edges.
+    std::vector<std::vector<i32>> fwd(static_cast<std::size_t>(n)), bwd(static_cast<std::size_t>(n));
+    for (i32 q = 0; q < n; ++q) {
+        std::vector<i32>& out = fwd[static_cast<std::size_t>(q)];
+        for (int b = 0; b < 256; ++b) {
+            i32 t = d.at(q, b);
+            if (t >= 0) out.push_back(t);
+        }
+        std::sort(out.begin(), out.end());
+        out.erase(std::unique(out.begin(), out.end()), out.end());
+        for (i32 t : out) bwd[static_cast<std::size_t>(t)].push_back(q);
+    }
+    std::vector<u8> reach(static_cast<std::size_t>(n), 0), live(static_cast<std::size_t>(n), 0);
+    std::vector<i32> stack;
+    if (n > 0) {
+        reach[0] = 1;
+        stack.push_back(0);
+    }
+    while (!stack.empty()) {
+        i32 q = stack.back();
+        stack.pop_back();
+        for (i32 t : fwd[static_cast<std::size_t>(q)])
+            if (!reach[static_cast<std::size_t>(t)]) {
+                reach[static_cast<std::size_t>(t)] = 1;
+                stack.push_back(t);
+            }
+    }
+    for (i32 q = 0; q < n; ++q)
+        if (d.accept[static_cast<std::size_t>(q)] && reach[static_cast<std::size_t>(q)]) {
+            live[static_cast<std::size_t>(q)] = 1;
+            stack.push_back(q);
+        }
+    while (!stack.empty()) {
+        i32 q = stack.back();
+        stack.pop_back();
+        for (i32 t : bwd[static_cast<std::size_t>(q)])
+            if (!live[static_cast<std::size_t>(t)]) {
+                live[static_cast<std::size_t>(t)] = 1;
+                stack.push_back(t);
+            }
+    }
+    for (i32 q = 0; q < n; ++q) live[static_cast<std::size_t>(q)] &= reach[static_cast<std::size_t>(q)];
+    Dfa out;
+    if (n == 0 || !live[0]) {
+        out.n = 1;
+        out.trans.assign(256, -1);
+        out.accept.assign(1, 0);
+        return out;
+    }
+    std::vector<i32> remap(static_cast<std::size_t>(n), -1);
+    i32 m = 0;
+    for (i32 q = 0; q < n; ++q)
+        if (live[static_cast<std::size_t>(q)]) remap[static_cast<std::size_t>(q)] = m++;
+    out.n = m;
+    out.trans.resize(static_cast<std::size_t>(m) * 256);
+    out.accept.resize(static_cast<std::size_t>(m));
+    for (i32 q = 0; q < n; ++q) {
+        i32 r = remap[static_cast<std::size_t>(q)];
+        if (r < 0) continue;
+        for (int b = 0; b < 256; ++b) {
+            i32 t = d.at(q, b);
+            out.trans[static_cast<std::size_t>(r) * 256 + static_cast<std::size_t>(b)] = t >= 0 ? remap[static_cast<std::size_t>(t)] : -1;
+        }
+        out.accept[static_cast<std::size_t>(r)] = d.accept[static_cast<std::size_t>(q)];
+    }
+    return out;
+}
+
+Dfa minimized(const Dfa& input) {
+    Dfa d = trimmed(input);
+    const i32 n = d.n;
+    if (n <= 1) return d;
+    const i32 total = n + 1;  // state n is the explicit dead state
+    auto target = [&](i32 q, int b) -> i32 {
+        if (q == n) return n;
+        i32 t = d.at(q, b);
+        return t < 0 ? n : t;
+    };
+    // Byte classes: bytes whose columns are equal. Columns are built sparse (live targets
+    // only), one row-major pass over the table: most entries of a trimmed DFA are dead.
+    std::vector<int> cls_rep;
+    {
+        std::vector<std::vector<i32>> cols(256);
+        for (i32 q = 0; q < n; ++q) {
+            const i32* row = d.trans.data() + static_cast<std::size_t>(q) * 256;
+            for (int b = 0; b < 256; ++b)
+                if (row[b] >= 0) {
+                    cols[static_cast<std::size_t>(b)].push_back(q);
+                    cols[static_cast<std::size_t>(b)].push_back(row[b]);
+                }
+        }
+        std::unordered_map<std::vector<i32>, int, VecHash> seen;
+        for (int b = 0; b < 256; ++b)
+            if (seen.emplace(std::move(cols[static_cast<std::size_t>(b)]), b).second) cls_rep.push_back(b);
+    }
+    const std::size_t n_cls = cls_rep.size();
+    // Predecessors per class, CSR.
+    std::vector<std::vector<i32>> pred_start(n_cls), pred_list(n_cls);
+    for (std::size_t c = 0; c < n_cls; ++c) {
+        std::vector<i32>& start = pred_start[c];
+        std::vector<i32>& list = pred_list[c];
+        start.assign(static_cast<std::size_t>(total) + 1, 0);
+        for (i32 p = 0; p < total; ++p) ++start[static_cast<std::size_t>(target(p, cls_rep[c])) + 1];
+        for (i32 q = 0; q < total; ++q) start[static_cast<std::size_t>(q) + 1] += start[static_cast<std::size_t>(q)];
+        list.resize(static_cast<std::size_t>(total));
+        std::vector<i32> fill(start.begin(), start.end() - 1);
+        for (i32 p = 0; p < total; ++p) list[static_cast<std::size_t>(fill[static_cast<std::size_t>(target(p, cls_rep[c]))]++)] = p;
+    }
+    // Partition refinement: elems ordered by block; block b spans [first[b], end[b]).
+    std::vector<i32> elems, pos(static_cast<std::size_t>(total)), block_of(static_cast<std::size_t>(total));
+    std::vector<i32> first, end, marked;
+    std::vector<u8> in_work;
+    std::vector<i32> work;
+    for (int flag = 0; flag < 2; ++flag) {
+        i32 b = static_cast<i32>(first.size());
+        i32 f = static_cast<i32>(elems.size());
+        for (i32 q = 0; q < total; ++q) {
+            bool acc = q < n && d.accept[static_cast<std::size_t>(q)];
+            if (static_cast<int>(acc) == flag) {
+                pos[static_cast<std::size_t>(q)] = static_cast<i32>(elems.size());
+                elems.push_back(q);
+                block_of[static_cast<std::size_t>(q)] = b;
+            }
+        }
+        if (static_cast<i32>(elems.size()) > f) {
+            first.push_back(f);
+            end.push_back(static_cast<i32>(elems.size()));
+            marked.push_back(0);
+            in_work.push_back(0);
+        }
+    }
+    if (first.size() > 1) {
+        i32 small = (end[0] - first[0]) <= (end[1] - first[1]) ? 0 : 1;
+        work.push_back(small);
+        in_work[static_cast<std::size_t>(small)] = 1;
+    }
+    std::vector<i32> splitter, touched;
+    while (!work.empty()) {
+        i32 a = work.back();
+        work.pop_back();
+        in_work[static_cast<std::size_t>(a)] = 0;
+        splitter.assign(elems.begin() + first[static_cast<std::size_t>(a)], elems.begin() + end[static_cast<std::size_t>(a)]);
+        for (std::size_t c = 0; c < n_cls; ++c) {
+            touched.clear();
+            for (i32 q : splitter) {
+                for (i32 k = pred_start[c][static_cast<std::size_t>(q)]; k < pred_start[c][static_cast<std::size_t>(q) + 1]; ++k) {
+                    i32 p = pred_list[c][static_cast<std::size_t>(k)];
+                    i32 b = block_of[static_cast<std::size_t>(p)];
+                    i32 at = first[static_cast<std::size_t>(b)] + marked[static_cast<std::size_t>(b)];
+                    if (pos[static_cast<std::size_t>(p)] < at) continue;  // already marked
+                    if (marked[static_cast<std::size_t>(b)] == 0) touched.push_back(b);
+                    // Swap p to the marked front of its block.
+                    i32 other = elems[static_cast<std::size_t>(at)];
+                    i32 pp = pos[static_cast<std::size_t>(p)];
+                    elems[static_cast<std::size_t>(at)] = p;
+                    pos[static_cast<std::size_t>(p)] = at;
+                    elems[static_cast<std::size_t>(pp)] = other;
+                    pos[static_cast<std::size_t>(other)] = pp;
+                    ++marked[static_cast<std::size_t>(b)];
+                }
+            }
+            for (i32 b : touched) {
+                i32 m = marked[static_cast<std::size_t>(b)];
+                marked[static_cast<std::size_t>(b)] = 0;
+                i32 size = end[static_cast<std::size_t>(b)] - first[static_cast<std::size_t>(b)];
+                if (m == size) continue;
+                // The marked part becomes a new block.
+                i32 nb = static_cast<i32>(first.size());
+                first.push_back(first[static_cast<std::size_t>(b)]);
+                end.push_back(first[static_cast<std::size_t>(b)] + m);
+                marked.push_back(0);
+                in_work.push_back(0);
+                first[static_cast<std::size_t>(b)] += m;
+                for (i32 k = first[static_cast<std::size_t>(nb)]; k < end[static_cast<std::size_t>(nb)]; ++k)
+                    block_of[static_cast<std::size_t>(elems[static_cast<std::size_t>(k)])] = nb;
+                if (in_work[static_cast<std::size_t>(b)]) {
+                    work.push_back(nb);
+                    in_work[static_cast<std::size_t>(nb)] = 1;
+                } else {
+                    i32 pick = m <= size - m ? nb : b;
+                    work.push_back(pick);
+                    in_work[static_cast<std::size_t>(pick)] = 1;
+                }
+            }
+        }
+    }
+    // Renumber: the start's block first, then blocks by first appearance; dead block -> -1.
+    const i32 n_blocks = static_cast<i32>(first.size());
+    std::vector<i32> new_id(static_cast<std::size_t>(n_blocks), -2);
+    i32 dead_block = block_of[static_cast<std::size_t>(n)];
+    new_id[static_cast<std::size_t>(dead_block)] = -1;
+    std::vector<i32> reps;
+    auto visit = [&](i32 q) {
+        i32 b = block_of[static_cast<std::size_t>(q)];
+        if (new_id[static_cast<std::size_t>(b)] == -2) {
+            new_id[static_cast<std::size_t>(b)] = static_cast<i32>(reps.size());
+            reps.push_back(q);
+        }
+    };
+    visit(0);
+    for (i32 q = 0; q < n; ++q) visit(q);
+    Dfa out;
+    out.n = static_cast<i32>(reps.size());
+    out.trans.resize(static_cast<std::size_t>(out.n) * 256);
+    out.accept.resize(static_cast<std::size_t>(out.n));
+    for (i32 i = 0; i < out.n; ++i) {
+        i32 q = reps[static_cast<std::size_t>(i)];
+        for (int b = 0; b < 256; ++b)
+            out.trans[static_cast<std::size_t>(i) * 256 + static_cast<std::size_t>(b)] = new_id[static_cast<std::size_t>(block_of[static_cast<std::size_t>(target(q, b))])];
+        out.accept[static_cast<std::size_t>(i)] = d.accept[static_cast<std::size_t>(q)];
+    }
+    return out;
+}
+
+const Dfa& utf8_text_dfa() {
+    static const Dfa dfa = [] {
+        // Repeat(CharClass(0..U+10FFFF minus surrogates)), as automata.utf8_text_dfa builds it.
+        std::vector<i32> prog{OP_REPEAT, 0, -1, OP_CLASS, 2, 0, 0xD7FF, 0xE000, MAX_CODEPOINT};
+        std::vector<Dfa> none;
+        return expr_to_dfa(prog, none, DEFAULT_STATE_BUDGET);
+    }();
+    return dfa;
+}
+
+Dfa expr_to_dfa(const std::vector<i32>& prog, const std::vector<Dfa>& refs, i32 budget) {
+    for (const Dfa& r : refs) {
+        if (r.n <= 0 || r.trans.size() != static_cast<std::size_t>(r.n) * 256 || r.accept.size() != static_cast<std::size_t>(r.n))
+            throw InputError("malformed referenced DFA");
+        for (i32 t : r.trans)
+            if (t < -1 || t >= r.n) throw InputError("referenced DFA has a transition out of range");
+    }
+    Program p(prog, refs.size());
+    Builder builder(p, refs, budget);
+    return builder.build(0);
+}
+
+}  // namespace tg
