@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -44,15 +45,18 @@ Prompt = str | Sequence[Message]
 """A user message as text, or a conversation (``[{"role": ..., "content": ...}, ...]``)."""
 
 _DEFAULT_MODELS: dict[str | None, LoadedModel] = {}
+_DEFAULT_MODELS_LOCK = threading.Lock()
 
 
 def _default_model(device: str | None = None) -> LoadedModel:
+    """The bundled model, loaded once per process even when several threads ask at once."""
     from typedgen.models import load_model
 
-    found = _DEFAULT_MODELS.get(device)
-    if found is None:
-        found = _DEFAULT_MODELS[device] = load_model(device=device)
-    return found
+    with _DEFAULT_MODELS_LOCK:
+        found = _DEFAULT_MODELS.get(device)
+        if found is None:
+            found = _DEFAULT_MODELS[device] = load_model(device=device)
+        return found
 
 
 @dataclass(frozen=True)
@@ -133,6 +137,16 @@ class Generator:
     overridden per call: ``max_tokens``, ``temperature``, ``top_k``, ``top_p``, ``seed``,
     ``jump_forward``, ``on_max_tokens``, ``num_beams``, ``max_retries``, ``system``,
     ``validators``.
+
+    Thread safety: one generator may be called from several threads at once (``__call__``,
+    ``batch`` and ``stream``). Everything a call changes is its own: the KV cache, the matchers,
+    the sampling generator and the retry conversation are built per call; what calls share is
+    read-only or a lock-guarded memo (the model's weights, run under ``torch.inference_mode``; the
+    compiled grammar, whose engine memo is filled under locks; the compile and default-model
+    caches). Each call gives what it gives alone: a seeded call is repeatable whatever runs beside
+    it. Calls do not run faster together on one device (the forward passes and the mask worker
+    are shared), and a validator or output type of your own must itself be safe to call from
+    several threads. One ``stream()`` iterator belongs to the thread that consumes it.
     """
 
     def __init__(
@@ -161,13 +175,16 @@ class Generator:
         self._json = is_json_output(output_type)
         self._reasoning_keys = _reasoning_keys(output_type) if self._json else ()
         self._compiled: dict[str, CompiledGrammar] = {}
+        self._lock = threading.Lock()  # first use: one default-model load, one compile
 
     # -- set-up ---------------------------------------------------------------------------------
     @property
     def model(self) -> LoadedModel:
         """The model (the bundled default is loaded on first use)."""
         if self._model is None:
-            self._model = _default_model()
+            with self._lock:
+                if self._model is None:
+                    self._model = _default_model()
         return self._model
 
     def compiled(self) -> CompiledGrammar:
@@ -177,7 +194,11 @@ class Generator:
         vocab = self.model.vocabulary
         found = self._compiled.get(vocab.fingerprint)
         if found is None:
-            found = self._compiled[vocab.fingerprint] = compile_grammar(self.grammar, vocab)
+            with self._lock:
+                found = self._compiled.get(vocab.fingerprint)
+                if found is None:
+                    found = compile_grammar(self.grammar, vocab)
+                    self._compiled[vocab.fingerprint] = found
         return found
 
     # -- calls ------------------------------------------------------------------------------------

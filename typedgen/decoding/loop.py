@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
 __all__ = ["DecodeOptions", "Decoder", "Row", "describe_expected", "incomplete"]
 
 _EXECUTOR: ThreadPoolExecutor | None = None
+_EXECUTOR_LOCK = threading.Lock()
 
 
 def _should_overlap(model: LoadedModel) -> bool:
@@ -60,10 +62,12 @@ def _should_overlap(model: LoadedModel) -> bool:
 
 
 def _executor() -> ThreadPoolExecutor:
+    """The one mask worker of the process (decoders on several threads queue their jobs)."""
     global _EXECUTOR
-    if _EXECUTOR is None:
-        _EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="typedgen-mask")
-    return _EXECUTOR
+    with _EXECUTOR_LOCK:
+        if _EXECUTOR is None:
+            _EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="typedgen-mask")
+        return _EXECUTOR
 
 
 JUMP_MODES = ("force", "exact", "off")
