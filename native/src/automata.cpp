@@ -2,6 +2,7 @@
 #include "automata.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <unordered_map>
 
@@ -238,63 +239,93 @@ BudgetError dfa_budget(i32 budget, i64 node, const std::string& hint_kind) {
                        node, hint_kind == "determinize" ? 0 : 1);
 }
 
+// A DFA whose columns are byte classes: trans is n x n_cls, cls maps a byte to its class.
+struct CDfa {
+    i32 n = 0;
+    i32 n_cls = 0;
+    std::vector<i32> trans;
+    std::vector<u8> accept;
+    std::array<int, 256> cls{};
+    i32 at(i32 q, int c) const { return trans[static_cast<std::size_t>(q) * static_cast<std::size_t>(n_cls) + static_cast<std::size_t>(c)]; }
+};
+
+CDfa minimized_c(const CDfa& d);
+
+Dfa expand(const CDfa& c) {
+    Dfa d;
+    d.n = c.n;
+    d.trans.resize(static_cast<std::size_t>(c.n) * 256);
+    for (i32 q = 0; q < c.n; ++q)
+        for (int b = 0; b < 256; ++b) d.trans[static_cast<std::size_t>(q) * 256 + static_cast<std::size_t>(b)] = c.at(q, c.cls[static_cast<std::size_t>(b)]);
+    d.accept = c.accept;
+    return d;
+}
+
 Dfa determinize(const Nfa& nfa, i32 start, i32 end, i32 budget, i64 node) {
+    // Byte classes from every edge boundary of the NFA: within a class every edge agrees, so
+    // the subset construction works per class (the same DFA as per byte interval, in the same
+    // state order, since classes refine each state's intervals in ascending byte order).
+    std::array<u8, 257> cut{};
+    cut[0] = 1;
+    for (const auto& list : nfa.edges)
+        for (const Edge& e : list) {
+            cut[static_cast<std::size_t>(e.lo)] = 1;
+            cut[static_cast<std::size_t>(e.hi) + 1] = 1;
+        }
+    CDfa out;
+    std::vector<int> cls_lo;  // first byte of each class
+    for (int b = 0, c = -1; b < 256; ++b) {
+        if (cut[static_cast<std::size_t>(b)]) {
+            ++c;
+            cls_lo.push_back(b);
+        }
+        out.cls[static_cast<std::size_t>(b)] = c;
+    }
+    const int n_cls = static_cast<int>(cls_lo.size());
+    out.n_cls = n_cls;
     std::vector<u8> seen(nfa.eps.size(), 0);
     std::vector<std::vector<i32>> sets;
     std::unordered_map<std::vector<i32>, i32, VecHash> index;
     sets.push_back(eps_closure(nfa, {start}, seen));
     index.emplace(sets[0], 0);
-    std::vector<i32> rows;
-    std::vector<int> points;
-    std::vector<std::vector<i32>> targets;
+    std::vector<std::vector<i32>> targets(static_cast<std::size_t>(n_cls));
+    std::vector<int> touched;
     for (std::size_t i = 0; i < sets.size(); ++i) {
-        std::vector<i32> row(256, -1);
-        points.clear();
-        // Copy: `sets` may grow (and reallocate) below.
-        std::vector<i32> current = sets[i];
+        touched.clear();
+        const std::vector<i32> current = sets[i];  // a copy: `sets` grows below
         for (i32 q : current) {
             for (const Edge& e : nfa.edges[static_cast<std::size_t>(q)]) {
-                points.push_back(e.lo);
-                points.push_back(e.hi + 1);
-            }
-        }
-        if (!points.empty()) {
-            std::sort(points.begin(), points.end());
-            points.erase(std::unique(points.begin(), points.end()), points.end());
-            std::size_t n_iv = points.size() - 1;
-            targets.assign(n_iv, {});
-            for (i32 q : current) {
-                for (const Edge& e : nfa.edges[static_cast<std::size_t>(q)]) {
-                    auto first = std::lower_bound(points.begin(), points.end(), e.lo) - points.begin();
-                    auto last = std::lower_bound(points.begin(), points.end(), e.hi + 1) - points.begin();
-                    for (auto k = first; k < last; ++k) targets[static_cast<std::size_t>(k)].push_back(e.to);
+                for (int c = out.cls[static_cast<std::size_t>(e.lo)]; c <= out.cls[static_cast<std::size_t>(e.hi)]; ++c) {
+                    auto& t = targets[static_cast<std::size_t>(c)];
+                    if (t.empty()) touched.push_back(c);
+                    t.push_back(e.to);
                 }
             }
-            for (std::size_t k = 0; k < n_iv; ++k) {
-                if (targets[k].empty()) continue;
-                std::vector<i32> key = eps_closure(nfa, targets[k], seen);
-                auto found = index.find(key);
-                i32 target;
-                if (found == index.end()) {
-                    target = static_cast<i32>(sets.size());
-                    index.emplace(key, target);
-                    sets.push_back(std::move(key));
-                    if (static_cast<i64>(sets.size()) > budget) throw dfa_budget(budget, node, "determinize");
-                } else {
-                    target = found->second;
-                }
-                for (int b = points[k]; b < points[k + 1]; ++b) row[static_cast<std::size_t>(b)] = target;
-            }
         }
-        rows.insert(rows.end(), row.begin(), row.end());
+        std::sort(touched.begin(), touched.end());
+        const std::size_t row0 = out.trans.size();
+        out.trans.resize(row0 + static_cast<std::size_t>(n_cls), -1);
+        for (int c : touched) {
+            std::vector<i32> key = eps_closure(nfa, targets[static_cast<std::size_t>(c)], seen);
+            targets[static_cast<std::size_t>(c)].clear();
+            auto found = index.find(key);
+            i32 target;
+            if (found == index.end()) {
+                target = static_cast<i32>(sets.size());
+                index.emplace(key, target);
+                sets.push_back(std::move(key));
+                if (static_cast<i64>(sets.size()) > budget) throw dfa_budget(budget, node, "determinize");
+            } else {
+                target = found->second;
+            }
+            out.trans[row0 + static_cast<std::size_t>(c)] = target;
+        }
     }
-    Dfa d;
-    d.n = static_cast<i32>(sets.size());
-    d.trans = std::move(rows);
-    d.accept.resize(sets.size());
+    out.n = static_cast<i32>(sets.size());
+    out.accept.resize(sets.size());
     for (std::size_t i = 0; i < sets.size(); ++i)
-        d.accept[i] = std::binary_search(sets[i].begin(), sets[i].end(), end) ? 1 : 0;
-    return minimized(d);
+        out.accept[i] = std::binary_search(sets[i].begin(), sets[i].end(), end) ? 1 : 0;
+    return expand(minimized_c(out));
 }
 
 Dfa product(const Dfa& a, const Dfa& b, bool both, i32 budget) {
@@ -450,6 +481,7 @@ class Builder {
     Dfa build(i32 id) {
         Dfa direct;
         if (try_direct(id, direct)) return direct;
+        if (literal_alternation(id, direct)) return direct;
         Nfa nfa(budget_);
         auto [s, e] = frag(nfa, id);
         return determinize(nfa, s, e, budget_, id);
@@ -457,6 +489,72 @@ class Builder {
 
   private:
     bool is_counted(const Node& nd) const { return nd.op == OP_REPEAT && nd.b >= 8; }
+
+    // An alternation of literals (an enum) determinises into the trie of the literals, in
+    // breadth-first order with children by ascending byte: exactly the subset construction's
+    // states and order, built without the NFA.
+    bool literal_alternation(i32 id, Dfa& out) {
+        const Node& nd = prog_.node(id);
+        if (nd.op != OP_ALT || nd.kids.empty()) return false;
+        std::vector<const std::vector<u8>*> lits;
+        for (i32 k : nd.kids) {
+            const Node& c = prog_.node(k);
+            if (c.op != OP_LIT) return false;
+            lits.push_back(&c.bytes);
+        }
+        CDfa d;
+        std::array<u8, 257> cut{};
+        cut[0] = 1;
+        for (const auto* l : lits)
+            for (u8 b : *l) {
+                cut[b] = 1;
+                cut[static_cast<std::size_t>(b) + 1] = 1;
+            }
+        for (int b = 0, c = -1; b < 256; ++b) {
+            if (cut[static_cast<std::size_t>(b)]) ++c;
+            d.cls[static_cast<std::size_t>(b)] = c;
+        }
+        d.n_cls = d.cls[255] + 1;
+        const std::size_t C = static_cast<std::size_t>(d.n_cls);
+        // A trie node: the literals through it (their position is the node's depth).
+        std::vector<std::vector<i32>> nodes;
+        std::vector<i32> depth;
+        std::vector<i32> all(lits.size());
+        for (std::size_t i = 0; i < lits.size(); ++i) all[i] = static_cast<i32>(i);
+        nodes.push_back(std::move(all));
+        depth.push_back(0);
+        for (std::size_t q = 0; q < nodes.size(); ++q) {
+            const std::size_t row0 = d.trans.size();
+            d.trans.resize(row0 + C, -1);
+            bool acc = false;
+            std::vector<std::pair<int, i32>> next;  // (byte, literal)
+            const i32 pos = depth[q];
+            for (i32 li : nodes[q]) {
+                const auto& l = *lits[static_cast<std::size_t>(li)];
+                if (static_cast<std::size_t>(pos) == l.size()) acc = true;
+                else next.emplace_back(l[static_cast<std::size_t>(pos)], li);
+            }
+            d.accept.push_back(acc ? 1 : 0);
+            std::stable_sort(next.begin(), next.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+            std::size_t i = 0;
+            while (i < next.size()) {
+                std::size_t j = i;
+                std::vector<i32> members;
+                while (j < next.size() && next[j].first == next[i].first) members.push_back(next[j++].second);
+                i32 target = static_cast<i32>(nodes.size());
+                if (static_cast<i64>(target) + 1 > budget_) throw dfa_budget(budget_, id, "determinize");
+                // Bytes in one class share one column; literal bytes are their own class.
+                d.trans[row0 + static_cast<std::size_t>(d.cls[static_cast<std::size_t>(next[i].first)])] = target;
+                nodes.push_back(std::move(members));
+                depth.push_back(pos + 1);
+                i = j;
+            }
+            std::vector<i32>().swap(nodes[q]);
+        }
+        d.n = static_cast<i32>(nodes.size());
+        out = expand(minimized_c(d));
+        return true;
+    }
 
     bool try_direct(i32 id, Dfa& out) {
         const Node& nd = prog_.node(id);
@@ -593,20 +691,40 @@ class Builder {
 
 }  // namespace
 
-Dfa trimmed(const Dfa& d) {
-    const i32 n = d.n;
-    // Forward reachability from 0 and backward from accepting states, over distinct edges.
-    std::vector<std::vector<i32>> fwd(static_cast<std::size_t>(n)), bwd(static_cast<std::size_t>(n));
-    for (i32 q = 0; q < n; ++q) {
-        std::vector<i32>& out = fwd[static_cast<std::size_t>(q)];
-        for (int b = 0; b < 256; ++b) {
-            i32 t = d.at(q, b);
-            if (t >= 0) out.push_back(t);
-        }
-        std::sort(out.begin(), out.end());
-        out.erase(std::unique(out.begin(), out.end()), out.end());
-        for (i32 t : out) bwd[static_cast<std::size_t>(t)].push_back(q);
+namespace {
+
+// Byte classes of a 256-column DFA: bytes whose columns are equal (sparse columns, one pass).
+CDfa compress(const Dfa& d) {
+    CDfa c;
+    c.n = d.n;
+    std::vector<std::vector<i32>> cols(256);
+    for (i32 q = 0; q < d.n; ++q) {
+        const i32* row = d.trans.data() + static_cast<std::size_t>(q) * 256;
+        for (int b = 0; b < 256; ++b)
+            if (row[b] >= 0) {
+                cols[static_cast<std::size_t>(b)].push_back(q);
+                cols[static_cast<std::size_t>(b)].push_back(row[b]);
+            }
     }
+    std::unordered_map<std::vector<i32>, int, VecHash> seen;
+    std::vector<int> rep;
+    for (int b = 0; b < 256; ++b) {
+        auto res = seen.emplace(std::move(cols[static_cast<std::size_t>(b)]), static_cast<int>(rep.size()));
+        if (res.second) rep.push_back(b);
+        c.cls[static_cast<std::size_t>(b)] = res.first->second;
+    }
+    c.n_cls = static_cast<i32>(rep.size());
+    c.trans.resize(static_cast<std::size_t>(d.n) * static_cast<std::size_t>(c.n_cls));
+    for (i32 q = 0; q < d.n; ++q)
+        for (i32 k = 0; k < c.n_cls; ++k) c.trans[static_cast<std::size_t>(q) * static_cast<std::size_t>(c.n_cls) + static_cast<std::size_t>(k)] = d.at(q, rep[static_cast<std::size_t>(k)]);
+    c.accept = d.accept;
+    return c;
+}
+
+// Drop unreachable states; states that cannot reach acceptance become dead.
+CDfa trimmed_c(const CDfa& d) {
+    const i32 n = d.n;
+    const std::size_t C = static_cast<std::size_t>(d.n_cls);
     std::vector<u8> reach(static_cast<std::size_t>(n), 0), live(static_cast<std::size_t>(n), 0);
     std::vector<i32> stack;
     if (n > 0) {
@@ -616,10 +734,29 @@ Dfa trimmed(const Dfa& d) {
     while (!stack.empty()) {
         i32 q = stack.back();
         stack.pop_back();
-        for (i32 t : fwd[static_cast<std::size_t>(q)])
-            if (!reach[static_cast<std::size_t>(t)]) {
+        for (std::size_t c = 0; c < C; ++c) {
+            i32 t = d.trans[static_cast<std::size_t>(q) * C + c];
+            if (t >= 0 && !reach[static_cast<std::size_t>(t)]) {
                 reach[static_cast<std::size_t>(t)] = 1;
                 stack.push_back(t);
+            }
+        }
+    }
+    // Reverse edges (CSR) for the live search.
+    std::vector<i32> rstart(static_cast<std::size_t>(n) + 1, 0), rlist;
+    for (i32 q = 0; q < n; ++q)
+        for (std::size_t c = 0; c < C; ++c) {
+            i32 t = d.trans[static_cast<std::size_t>(q) * C + c];
+            if (t >= 0) ++rstart[static_cast<std::size_t>(t) + 1];
+        }
+    for (i32 q = 0; q < n; ++q) rstart[static_cast<std::size_t>(q) + 1] += rstart[static_cast<std::size_t>(q)];
+    rlist.resize(static_cast<std::size_t>(rstart.back()));
+    {
+        std::vector<i32> fill(rstart.begin(), rstart.end() - 1);
+        for (i32 q = 0; q < n; ++q)
+            for (std::size_t c = 0; c < C; ++c) {
+                i32 t = d.trans[static_cast<std::size_t>(q) * C + c];
+                if (t >= 0) rlist[static_cast<std::size_t>(fill[static_cast<std::size_t>(t)]++)] = q;
             }
     }
     for (i32 q = 0; q < n; ++q)
@@ -630,17 +767,21 @@ Dfa trimmed(const Dfa& d) {
     while (!stack.empty()) {
         i32 q = stack.back();
         stack.pop_back();
-        for (i32 t : bwd[static_cast<std::size_t>(q)])
-            if (!live[static_cast<std::size_t>(t)]) {
-                live[static_cast<std::size_t>(t)] = 1;
-                stack.push_back(t);
+        for (i32 k = rstart[static_cast<std::size_t>(q)]; k < rstart[static_cast<std::size_t>(q) + 1]; ++k) {
+            i32 p = rlist[static_cast<std::size_t>(k)];
+            if (!live[static_cast<std::size_t>(p)]) {
+                live[static_cast<std::size_t>(p)] = 1;
+                stack.push_back(p);
             }
+        }
     }
     for (i32 q = 0; q < n; ++q) live[static_cast<std::size_t>(q)] &= reach[static_cast<std::size_t>(q)];
-    Dfa out;
+    CDfa out;
+    out.cls = d.cls;
+    out.n_cls = d.n_cls;
     if (n == 0 || !live[0]) {
         out.n = 1;
-        out.trans.assign(256, -1);
+        out.trans.assign(C, -1);
         out.accept.assign(1, 0);
         return out;
     }
@@ -649,59 +790,149 @@ Dfa trimmed(const Dfa& d) {
     for (i32 q = 0; q < n; ++q)
         if (live[static_cast<std::size_t>(q)]) remap[static_cast<std::size_t>(q)] = m++;
     out.n = m;
-    out.trans.resize(static_cast<std::size_t>(m) * 256);
+    out.trans.resize(static_cast<std::size_t>(m) * C);
     out.accept.resize(static_cast<std::size_t>(m));
     for (i32 q = 0; q < n; ++q) {
         i32 r = remap[static_cast<std::size_t>(q)];
         if (r < 0) continue;
-        for (int b = 0; b < 256; ++b) {
-            i32 t = d.at(q, b);
-            out.trans[static_cast<std::size_t>(r) * 256 + static_cast<std::size_t>(b)] = t >= 0 ? remap[static_cast<std::size_t>(t)] : -1;
+        for (std::size_t c = 0; c < C; ++c) {
+            i32 t = d.trans[static_cast<std::size_t>(q) * C + c];
+            out.trans[static_cast<std::size_t>(r) * C + c] = t >= 0 ? remap[static_cast<std::size_t>(t)] : -1;
         }
         out.accept[static_cast<std::size_t>(r)] = d.accept[static_cast<std::size_t>(q)];
     }
     return out;
 }
 
-Dfa minimized(const Dfa& input) {
-    Dfa d = trimmed(input);
+}  // namespace
+
+Dfa trimmed(const Dfa& d) { return expand(trimmed_c(compress(d))); }
+
+Dfa minimized(const Dfa& input) { return expand(minimized_c(compress(input))); }
+
+namespace {
+
+// Hopcroft over byte classes (compiler/automata.py DFA.minimized): the coarsest partition is
+// unique, and blocks are numbered the same way, so the result equals Python's array for array.
+// Blocks of an acyclic DFA by hashing right languages bottom-up (Revuz): linear, and the same
+// (unique, coarsest) partition Hopcroft finds. Returns false for a cyclic DFA.
+bool acyclic_blocks(const CDfa& d, std::vector<i32>& block_of) {
+    const i32 n = d.n;
+    const std::size_t C = static_cast<std::size_t>(d.n_cls);
+    // Topological order by DFS post-order (iterative); a back edge means a cycle.
+    std::vector<u8> mark(static_cast<std::size_t>(n), 0);  // 0 new, 1 on stack, 2 done
+    std::vector<i32> order;
+    order.reserve(static_cast<std::size_t>(n));
+    std::vector<std::pair<i32, std::size_t>> stack;
+    for (i32 root = 0; root < n; ++root) {
+        if (mark[static_cast<std::size_t>(root)]) continue;
+        stack.emplace_back(root, 0);
+        mark[static_cast<std::size_t>(root)] = 1;
+        while (!stack.empty()) {
+            auto& [q, c] = stack.back();
+            if (c == C) {
+                mark[static_cast<std::size_t>(q)] = 2;
+                order.push_back(q);
+                stack.pop_back();
+                continue;
+            }
+            i32 t = d.trans[static_cast<std::size_t>(q) * C + c++];
+            if (t < 0) continue;
+            if (mark[static_cast<std::size_t>(t)] == 1) return false;
+            if (mark[static_cast<std::size_t>(t)] == 0) {
+                mark[static_cast<std::size_t>(t)] = 1;
+                stack.emplace_back(t, 0);
+            }
+        }
+    }
+    // Post-order visits successors first: signatures refer only to settled blocks.
+    block_of.assign(static_cast<std::size_t>(n) + 1, -1);
+    const i32 dead_block = 0;
+    block_of[static_cast<std::size_t>(n)] = dead_block;
+    std::unordered_map<std::vector<i32>, i32, VecHash> index;
+    std::vector<i32> sig(C + 1);
+    i32 next_block = 1;
+    for (i32 q : order) {
+        sig[0] = d.accept[static_cast<std::size_t>(q)];
+        for (std::size_t c = 0; c < C; ++c) {
+            i32 t = d.trans[static_cast<std::size_t>(q) * C + c];
+            sig[c + 1] = t < 0 ? dead_block : block_of[static_cast<std::size_t>(t)];
+        }
+        auto found = index.find(sig);
+        if (found != index.end()) {
+            block_of[static_cast<std::size_t>(q)] = found->second;
+        } else {
+            block_of[static_cast<std::size_t>(q)] = next_block;
+            index.emplace(sig, next_block++);
+        }
+    }
+    return true;
+}
+
+CDfa renumber(const CDfa& d, const std::vector<i32>& block_of, i32 n_blocks) {
+    // The start's block first, then blocks by first appearance; the dead block -> -1.
+    const i32 n = d.n;
+    const std::size_t n_cls = static_cast<std::size_t>(d.n_cls);
+    std::vector<i32> new_id(static_cast<std::size_t>(n_blocks), -2);
+    new_id[static_cast<std::size_t>(block_of[static_cast<std::size_t>(n)])] = -1;
+    std::vector<i32> reps;
+    auto visit = [&](i32 q) {
+        i32 b = block_of[static_cast<std::size_t>(q)];
+        if (new_id[static_cast<std::size_t>(b)] == -2) {
+            new_id[static_cast<std::size_t>(b)] = static_cast<i32>(reps.size());
+            reps.push_back(q);
+        }
+    };
+    visit(0);
+    for (i32 q = 0; q < n; ++q) visit(q);
+    CDfa out;
+    out.cls = d.cls;
+    out.n_cls = d.n_cls;
+    out.n = static_cast<i32>(reps.size());
+    out.trans.resize(static_cast<std::size_t>(out.n) * n_cls);
+    out.accept.resize(static_cast<std::size_t>(out.n));
+    for (i32 i = 0; i < out.n; ++i) {
+        i32 q = reps[static_cast<std::size_t>(i)];
+        for (std::size_t c = 0; c < n_cls; ++c) {
+            i32 t = d.trans[static_cast<std::size_t>(q) * n_cls + c];
+            i32 b = block_of[static_cast<std::size_t>(t < 0 ? n : t)];
+            out.trans[static_cast<std::size_t>(i) * n_cls + c] = new_id[static_cast<std::size_t>(b)];
+        }
+        out.accept[static_cast<std::size_t>(i)] = d.accept[static_cast<std::size_t>(q)];
+    }
+    return out;
+}
+
+CDfa minimized_c(const CDfa& input) {
+    CDfa d = trimmed_c(input);
     const i32 n = d.n;
     if (n <= 1) return d;
+    {
+        std::vector<i32> blocks;
+        if (acyclic_blocks(d, blocks)) {
+            i32 n_blocks = 0;
+            for (i32 b : blocks) n_blocks = std::max(n_blocks, b + 1);
+            return renumber(d, blocks, n_blocks);
+        }
+    }
     const i32 total = n + 1;  // state n is the explicit dead state
-    auto target = [&](i32 q, int b) -> i32 {
+    const std::size_t n_cls = static_cast<std::size_t>(d.n_cls);
+    auto target = [&](i32 q, std::size_t c) -> i32 {
         if (q == n) return n;
-        i32 t = d.at(q, b);
+        i32 t = d.trans[static_cast<std::size_t>(q) * n_cls + c];
         return t < 0 ? n : t;
     };
-    // Byte classes: bytes whose columns are equal. Columns are built sparse (live targets
-    // only), one row-major pass over the table: most entries of a trimmed DFA are dead.
-    std::vector<int> cls_rep;
-    {
-        std::vector<std::vector<i32>> cols(256);
-        for (i32 q = 0; q < n; ++q) {
-            const i32* row = d.trans.data() + static_cast<std::size_t>(q) * 256;
-            for (int b = 0; b < 256; ++b)
-                if (row[b] >= 0) {
-                    cols[static_cast<std::size_t>(b)].push_back(q);
-                    cols[static_cast<std::size_t>(b)].push_back(row[b]);
-                }
-        }
-        std::unordered_map<std::vector<i32>, int, VecHash> seen;
-        for (int b = 0; b < 256; ++b)
-            if (seen.emplace(std::move(cols[static_cast<std::size_t>(b)]), b).second) cls_rep.push_back(b);
-    }
-    const std::size_t n_cls = cls_rep.size();
     // Predecessors per class, CSR.
     std::vector<std::vector<i32>> pred_start(n_cls), pred_list(n_cls);
     for (std::size_t c = 0; c < n_cls; ++c) {
         std::vector<i32>& start = pred_start[c];
         std::vector<i32>& list = pred_list[c];
         start.assign(static_cast<std::size_t>(total) + 1, 0);
-        for (i32 p = 0; p < total; ++p) ++start[static_cast<std::size_t>(target(p, cls_rep[c])) + 1];
+        for (i32 p = 0; p < total; ++p) ++start[static_cast<std::size_t>(target(p, c)) + 1];
         for (i32 q = 0; q < total; ++q) start[static_cast<std::size_t>(q) + 1] += start[static_cast<std::size_t>(q)];
         list.resize(static_cast<std::size_t>(total));
         std::vector<i32> fill(start.begin(), start.end() - 1);
-        for (i32 p = 0; p < total; ++p) list[static_cast<std::size_t>(fill[static_cast<std::size_t>(target(p, cls_rep[c]))]++)] = p;
+        for (i32 p = 0; p < total; ++p) list[static_cast<std::size_t>(fill[static_cast<std::size_t>(target(p, c))]++)] = p;
     }
     // Partition refinement: elems ordered by block; block b spans [first[b], end[b]).
     std::vector<i32> elems, pos(static_cast<std::size_t>(total)), block_of(static_cast<std::size_t>(total));
@@ -781,33 +1012,11 @@ Dfa minimized(const Dfa& input) {
             }
         }
     }
-    // Renumber: the start's block first, then blocks by first appearance; dead block -> -1.
-    const i32 n_blocks = static_cast<i32>(first.size());
-    std::vector<i32> new_id(static_cast<std::size_t>(n_blocks), -2);
-    i32 dead_block = block_of[static_cast<std::size_t>(n)];
-    new_id[static_cast<std::size_t>(dead_block)] = -1;
-    std::vector<i32> reps;
-    auto visit = [&](i32 q) {
-        i32 b = block_of[static_cast<std::size_t>(q)];
-        if (new_id[static_cast<std::size_t>(b)] == -2) {
-            new_id[static_cast<std::size_t>(b)] = static_cast<i32>(reps.size());
-            reps.push_back(q);
-        }
-    };
-    visit(0);
-    for (i32 q = 0; q < n; ++q) visit(q);
-    Dfa out;
-    out.n = static_cast<i32>(reps.size());
-    out.trans.resize(static_cast<std::size_t>(out.n) * 256);
-    out.accept.resize(static_cast<std::size_t>(out.n));
-    for (i32 i = 0; i < out.n; ++i) {
-        i32 q = reps[static_cast<std::size_t>(i)];
-        for (int b = 0; b < 256; ++b)
-            out.trans[static_cast<std::size_t>(i) * 256 + static_cast<std::size_t>(b)] = new_id[static_cast<std::size_t>(block_of[static_cast<std::size_t>(target(q, b))])];
-        out.accept[static_cast<std::size_t>(i)] = d.accept[static_cast<std::size_t>(q)];
-    }
-    return out;
+    return renumber(d, block_of, static_cast<i32>(first.size()));
 }
+
+}  // namespace
+
 
 const Dfa& utf8_text_dfa() {
     static const Dfa dfa = [] {

@@ -19,7 +19,6 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-
 from typing import Any
 
 import numpy as np
@@ -320,4 +319,3 @@ if __name__ == "__main__":  # pragma: no cover
 
 
 __all__ = ["Mismatch", "Pair", "Source", "compile_both", "run_source", "sources", "teacher_force"]
-

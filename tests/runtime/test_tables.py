@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 import typedgen
+from typedgen.compiler.compiled import EngineLimits
 from typedgen.compiler.vocabulary import Vocabulary
 from typedgen.ir import Grammar
-from typedgen.compiler.compiled import EngineLimits
 from typedgen.runtime import engine_of
 from typedgen.runtime.engine import DEAD
 

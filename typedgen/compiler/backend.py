@@ -24,13 +24,31 @@ _WARNED: list[bool] = []
 def _import_native() -> ModuleType | None:
     if not _NATIVE:
         try:
-            from typedgen import _native  # type: ignore[attr-defined]
-
-            _NATIVE.append(_native)
+            _NATIVE.append(_load())
         except ImportError as exc:
             _NATIVE.append(None)
             _IMPORT_ERROR.append(exc)
     return _NATIVE[0]
+
+
+def _load() -> ModuleType:
+    """The extension; ``TYPEDGEN_NATIVE_LIB`` loads another build of it (a sanitizer or
+    profiling build, see scripts/sanitize.sh) in place of the installed one."""
+    path = os.environ.get("TYPEDGEN_NATIVE_LIB")
+    if not path:
+        from typedgen import _native  # type: ignore[attr-defined]
+
+        return _native  # type: ignore[no-any-return]
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("typedgen._native", path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"TYPEDGEN_NATIVE_LIB={path!r} is not a loadable extension module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["typedgen._native"] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 _IMPORT_ERROR: list[ImportError] = []

@@ -16,6 +16,7 @@ from typedgen.decoding.forward import Forward
 from typedgen.decoding.loop import DecodeOptions, describe_expected, incomplete
 from typedgen.decoding.sampling import allowed_ids
 from typedgen.errors import DecodeError, GenerationError, OptionError
+from typedgen.runtime.batch import fill_batch
 
 if TYPE_CHECKING:
     from typedgen.compiler.compiled import CompiledGrammar
@@ -78,9 +79,9 @@ def beam_search(
 
     for _ in range(options.max_tokens + 1):
         words = np.zeros((len(beams), n_words), dtype=np.int32)
+        fill_batch([beam.matcher for beam in beams], words)
         candidates: list[tuple[float, int, int]] = []
         for b, beam in enumerate(beams):
-            beam.matcher.fill_next_token_bitmask(words, b)
             allowed = allowed_ids(words[b], min(vocab.size, rows.shape[-1]))
             if not allowed.shape[0]:
                 continue

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from typedgen.decoding.sampling import masked, unpack_masks
+from typedgen.runtime.batch import fill_batch
 
 if TYPE_CHECKING:
     from typedgen.compiler.compiled import CompiledGrammar
@@ -63,12 +64,14 @@ class LogitsProcessor:
         keys = [tuple(row[start:]) for row in input_ids.tolist()]
         words = np.zeros((len(keys), self._n_words), dtype=np.int32)
         live: list[int] = []
+        matchers: list[Matcher] = []
         for r, key in enumerate(keys):
             matcher = self._matcher(key)
             if matcher is None or matcher.is_terminated():
                 continue  # finished (or stepped past EOS): transformers pads these rows
-            matcher.fill_next_token_bitmask(words, r)
+            matchers.append(matcher)
             live.append(r)
+        fill_batch(matchers, words, live)  # one call, GIL released, rows on a thread pool
         wanted = set(keys)
         for key in [k for k in self._matchers if k not in wanted]:
             del self._matchers[key]
