@@ -39,6 +39,7 @@ import numpy.typing as npt
 from typedgen.decoding.forward import Forward
 from typedgen.decoding.sampling import SamplingParams, allowed_ids
 from typedgen.errors import DecodeError, GenerationError, IncompleteOutputError, OptionError
+from typedgen.runtime.batch import fill_batch
 
 if TYPE_CHECKING:
     from typedgen.compiler.compiled import CompiledGrammar
@@ -250,7 +251,16 @@ class Decoder:
         """
         t0 = time.perf_counter()
         out: dict[int, tuple[npt.NDArray[np.int32], int]] = {}
+        plain = [i for i in live if not self.rows[i].draft]
+        if len(plain) > 1:
+            # Rows without a draft: one batch fill (native rows on a thread pool, no GIL).
+            batch = np.zeros((len(plain), self._n_words), dtype=np.int32)
+            fill_batch([self.rows[i].matcher for i in plain], batch)
+            for k, i in enumerate(plain):
+                out[i] = (batch[k : k + 1], 0)
         for i in live:
+            if i in out:
+                continue
             row = self.rows[i]
             words = np.zeros((len(row.draft) + 1, self._n_words), dtype=np.int32)
             matcher = row.matcher
