@@ -276,6 +276,20 @@ void Engine::fill(i32 state, i32* out, std::size_t n_out) {
     if (n_out > n) std::memset(out + n, 0, (n_out - n) * 4);
 }
 
+bool Engine::fill_cached(i32 state, i32* out, std::size_t n_out) {
+    std::shared_ptr<const Mask> m;
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        check_state(state);
+        m = masks_.get(static_cast<u64>(state));
+    }
+    if (!m) return false;
+    const std::size_t n = std::min(n_out, m->size());
+    std::memcpy(out, m->data(), n * 4);
+    if (n_out > n) std::memset(out + n, 0, (n_out - n) * 4);
+    return true;
+}
+
 bool Engine::mask_any(i32 state) {
     std::shared_ptr<const Mask> m = mask(state);
     for (u32 w : *m)
@@ -526,13 +540,29 @@ void fill_batch(const std::vector<Engine*>& engines, const std::vector<i32>& sta
         check_index(rows_idx[i], static_cast<i64>(n_rows), "bitmask row");
         if (engines[i] == nullptr) throw InputError("fill_batch: missing engine");
     }
-    Pool::get().run(engines.size(), threads, [&](std::size_t i) {
+    // Cached masks are copied at once (a thread hand-off would cost more than the copy);
+    // the rest are computed on the pool, one task per engine (rows of one grammar share its
+    // lock, so splitting them over threads would only make them wait), biggest groups first.
+    std::unordered_map<Engine*, std::vector<std::size_t>> cold;
+    std::vector<Engine*> order;
+    for (std::size_t i = 0; i < engines.size(); ++i) {
         i32* row = out + static_cast<std::size_t>(rows_idx[i]) * row_words;
         if (states[i] < 0) {
             std::memset(row, 0, row_words * 4);
-            return;
+            continue;
         }
-        engines[i]->fill(states[i], row, row_words);
+        if (engines[i]->fill_cached(states[i], row, row_words)) continue;
+        auto& group = cold[engines[i]];
+        if (group.empty()) order.push_back(engines[i]);
+        group.push_back(i);
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [&](Engine* a, Engine* b) { return cold[a].size() > cold[b].size(); });
+    Pool::get().run(order.size(), threads, [&](std::size_t g) {
+        for (std::size_t i : cold[order[g]]) {
+            i32* row = out + static_cast<std::size_t>(rows_idx[i]) * row_words;
+            engines[i]->fill(states[i], row, row_words);
+        }
     });
 }
 

@@ -102,6 +102,8 @@ class Engine {
     bool is_complete(i32 state);
     std::shared_ptr<const Mask> mask(i32 state);
     void fill(i32 state, i32* out, std::size_t n_out);
+    // Copy a cached mask; false (nothing written) when it still has to be computed.
+    bool fill_cached(i32 state, i32* out, std::size_t n_out);
     bool mask_any(i32 state);
     std::vector<u8> allowed_bytes(i32 state);
     std::string forced_bytes(i32 state, i32 limit);
