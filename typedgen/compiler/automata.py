@@ -46,6 +46,9 @@ class DFA:
 
     trans: IntArray
     accept: BoolArray
+    trim: bool = False
+    """Known trimmed (every state reachable and able to accept), as every DFA this module
+    builds is: emptiness is then just "no accepting state"."""
 
     @property
     def n_states(self) -> int:
@@ -62,6 +65,8 @@ class DFA:
 
     def is_empty(self) -> bool:
         """Whether the language is empty."""
+        if self.trim or not self.accept.any():
+            return not bool(self.accept.any())
         return not bool(self.trimmed().accept.any())
 
     def accepts_empty(self) -> bool:
@@ -80,12 +85,12 @@ class DFA:
         live_seed = np.nonzero(accept & reach)[0].tolist()
         live = _visit(e_dst[order], e_src[order], n, live_seed) & reach
         if not live[0]:
-            return DFA(np.full((1, 256), -1, dtype=np.int32), np.zeros(1, dtype=bool))
+            return DFA(np.full((1, 256), -1, dtype=np.int32), np.zeros(1, dtype=bool), True)
         keep = np.nonzero(live)[0]
         remap = np.full(n + 1, -1, dtype=np.int32)
         remap[keep] = np.arange(len(keep), dtype=np.int32)
         new_trans = remap[trans[keep]]  # -1 maps to remap[-1] == -1
-        return DFA(new_trans.astype(np.int32), accept[keep].copy())
+        return DFA(new_trans.astype(np.int32), accept[keep].copy(), True)
 
     def minimized(self) -> DFA:
         """The minimal equivalent DFA (Hopcroft over byte equivalence classes)."""
@@ -154,7 +159,7 @@ class DFA:
         mapping = np.array([new_id[block_of[q]] for q in range(n + 1)], dtype=np.int32)
         new_trans = mapping[table[reps]]
         new_accept = accept[reps]
-        return DFA(new_trans.astype(np.int32), new_accept.astype(bool))
+        return DFA(new_trans.astype(np.int32), new_accept.astype(bool), True)
 
     def without_empty(self) -> DFA:
         """The same language minus the empty string."""
@@ -409,7 +414,7 @@ def _chain(item: DFA, lo: int, hi: int, budget: int, origin: Origin | None) -> D
     trans = np.vstack([trans, np.full((1, 256), -1, dtype=np.int64)]).astype(np.int32)
     accept = np.zeros(total, dtype=bool)
     accept[np.arange(lo, hi + 1) * k] = True
-    return DFA(trans, accept)
+    return DFA(trans, accept, True)  # every copy reachable and able to finish
 
 
 def _concat(left: DFA, right: DFA) -> DFA | None:
@@ -614,7 +619,7 @@ def _native_build(
         raise CompileBudgetError(
             message, code=code, origin=where, hint=_HINTS.get(detail)
         ) from None
-    return DFA(trans, accept)
+    return DFA(trans, accept, True)
 
 
 _DFA_CACHE: OrderedDict[tuple[Expr, int, bool], DFA] = OrderedDict()
