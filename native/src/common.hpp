@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -93,6 +94,53 @@ inline u64 key2(i32 a, i32 b) {
 
 struct U64Hash {
     std::size_t operator()(u64 x) const { return static_cast<std::size_t>(mix64(x)); }
+};
+
+// An open-addressing map from 64-bit keys to 32-bit values (linear probing, power-of-two
+// capacity): the memo tables on the hot path (goto, step, token transitions) without the
+// node allocations of std::unordered_map. The all-ones key is reserved.
+class FlatMap {
+  public:
+    static constexpr u64 EMPTY = ~0ULL;
+    FlatMap() { rehash(64); }
+    const i32* find(u64 key) const {
+        std::size_t i = static_cast<std::size_t>(mix64(key)) & mask_;
+        while (true) {
+            const u64 k = keys_[i];
+            if (k == key) return &vals_[i];
+            if (k == EMPTY) return nullptr;
+            i = (i + 1) & mask_;
+        }
+    }
+    void put(u64 key, i32 value) {
+        if ((size_ + 1) * 10 > (mask_ + 1) * 7) rehash((mask_ + 1) * 2);
+        std::size_t i = static_cast<std::size_t>(mix64(key)) & mask_;
+        while (keys_[i] != EMPTY && keys_[i] != key) i = (i + 1) & mask_;
+        if (keys_[i] == EMPTY) ++size_;
+        keys_[i] = key;
+        vals_[i] = value;
+    }
+    std::size_t size() const { return size_; }
+    std::size_t bytes() const { return keys_.size() * 12; }
+    void clear() {
+        std::fill(keys_.begin(), keys_.end(), EMPTY);
+        size_ = 0;
+    }
+
+  private:
+    void rehash(std::size_t cap) {
+        std::vector<u64> old_k = std::move(keys_);
+        std::vector<i32> old_v = std::move(vals_);
+        keys_.assign(cap, EMPTY);
+        vals_.assign(cap, 0);
+        mask_ = cap - 1;
+        size_ = 0;
+        for (std::size_t j = 0; j < old_k.size(); ++j)
+            if (old_k[j] != EMPTY) put(old_k[j], old_v[j]);
+    }
+    std::vector<u64> keys_;
+    std::vector<i32> vals_;
+    std::size_t mask_ = 0, size_ = 0;
 };
 
 // Interned fixed-width bitsets over terminals. Id 0 is the empty set.

@@ -115,29 +115,45 @@ void ParseTable::waiting(i32 sid, i32 sym, std::vector<Item>& out) const {
 }
 
 void ParseTable::closure(std::vector<Item> stack, std::vector<Item>& kernel, std::vector<i32>& predicted) {
+    // Kernels are small: a linear membership test beats hashing until they are not.
     std::unordered_set<u64, U64Hash> seen;
-    std::unordered_set<i32> pred;
+    bool hashed = false;
+    std::vector<i32> pred_syms;  // nonterminals whose predictions were added
     std::vector<Item> buf;
+    auto contains = [&](const Item& item) {
+        if (hashed) return seen.count(key2(item.it, item.org)) != 0;
+        for (const Item& k : kernel)
+            if (k == item) return true;
+        return false;
+    };
     while (!stack.empty()) {
         Item item = stack.back();
         stack.pop_back();
-        if (!seen.insert(key2(item.it, item.org)).second) continue;
+        if (contains(item)) continue;
         kernel.push_back(item);
+        if (hashed) {
+            seen.insert(key2(item.it, item.org));
+        } else if (kernel.size() > 32) {
+            hashed = true;
+            for (const Item& k : kernel) seen.insert(key2(k.it, k.org));
+        }
         i32 sym = item_next_[static_cast<std::size_t>(item.it)];
         if (sym < 0) {
             buf.clear();
             waiting(item.org, item_lhs_[static_cast<std::size_t>(item.it)], buf);
             for (const Item& w : buf) stack.push_back({w.it + 1, w.org});
         } else if (sym >= n_terms_) {
-            if (!pred.count(sym)) {
-                for (i32 nt : prediction(sym).nts) pred.insert(nt);
+            if (std::find(pred_syms.begin(), pred_syms.end(), sym) == pred_syms.end()) {
+                pred_syms.push_back(sym);
+                const std::vector<i32>& nts = prediction(sym).nts;
+                predicted.insert(predicted.end(), nts.begin(), nts.end());
             }
             if (nullable_[static_cast<std::size_t>(sym)]) stack.push_back({item.it + 1, item.org});
         }
     }
     std::sort(kernel.begin(), kernel.end());
-    predicted.assign(pred.begin(), pred.end());
     std::sort(predicted.begin(), predicted.end());
+    predicted.erase(std::unique(predicted.begin(), predicted.end()), predicted.end());
 }
 
 i32 ParseTable::intern(std::vector<Item>&& kernel, std::vector<i32>&& predicted) {
@@ -180,8 +196,7 @@ i32 ParseTable::intern(std::vector<Item>&& kernel, std::vector<i32>&& predicted)
 
 i32 ParseTable::goto_(i32 sid, i32 term) {
     u64 key = key2(sid, term);
-    auto found = goto_memo_.find(key);
-    if (found != goto_memo_.end()) return found->second;
+    if (const i32* found = goto_memo_.find(key)) return *found;
     std::vector<Item> seeds;
     waiting(sid, term, seeds);
     for (Item& s : seeds) s.it += 1;
@@ -193,7 +208,7 @@ i32 ParseTable::goto_(i32 sid, i32 term) {
         result = intern(std::move(kernel), std::move(predicted));
     }
     if (is_ignore_[static_cast<std::size_t>(term)]) result = result < 0 ? sid : merge({sid, result});
-    goto_memo_.emplace(key, result);
+    goto_memo_.put(key, result);
     bytes_ += 32;
     return result;
 }
@@ -223,8 +238,7 @@ i32 ParseTable::merge(std::vector<i32> ids) {
 
 i32 ParseTable::step(i32 sid, i32 event) {
     u64 key = key2(sid, event);
-    auto found = step_memo_.find(key);
-    if (found != step_memo_.end()) return found->second;
+    if (const i32* found = step_memo_.find(key)) return *found;
     LexEvent ev = lexer_.event(event);
     i32 result = -1;
     if (!bits_.intersects(ev.blockers, exp(sid))) {
@@ -238,7 +252,7 @@ i32 ParseTable::step(i32 sid, i32 event) {
         });
         if (!targets.empty()) result = merge(std::move(targets));
     }
-    step_memo_.emplace(key, result);
+    step_memo_.put(key, result);
     bytes_ += 32;
     return result;
 }

@@ -70,7 +70,7 @@ class ParseTable {
     std::unordered_map<std::vector<i32>, i32, VecHash> local_index_;
     std::vector<Set> sets_;
     std::unordered_map<u64, std::vector<i32>, U64Hash> index_;  // hash -> candidate set ids
-    std::unordered_map<u64, i32, U64Hash> goto_memo_, step_memo_;
+    FlatMap goto_memo_, step_memo_;
     std::unordered_map<std::vector<i32>, i32, VecHash> merge_memo_;
     i32 initial_ = 0;
     std::size_t bytes_ = 0;

@@ -122,8 +122,7 @@ i32 Engine::advance_token(i32 state, i32 token) {
     std::lock_guard<std::mutex> lock(mu_);
     check_state(state);
     const u64 key = key2(state, token);
-    auto found = tok_.find(key);
-    if (found != tok_.end()) return found->second;
+    if (const i32* found = tok_.find(key)) return *found;
     i32 result = DEAD;
     if (vocab_->is_text(token)) {
         i64 len = 0;
@@ -131,7 +130,7 @@ i32 Engine::advance_token(i32 state, i32 token) {
         result = advance_bytes_unlocked(state, data, static_cast<std::size_t>(len));
     }
     if (tok_.size() >= limits_.transition_entries) tok_.clear();
-    tok_.emplace(key, result);
+    tok_.put(key, result);
     return result;
 }
 
@@ -418,7 +417,7 @@ std::size_t Engine::structure_bytes() {
 
 std::size_t Engine::cache_bytes() {
     std::lock_guard<std::mutex> lock(mu_);
-    return masks_.bytes() + pair_masks_.bytes() + tables_.bytes() + tok_.size() * 40;
+    return masks_.bytes() + pair_masks_.bytes() + tables_.bytes() + tok_.bytes();
 }
 
 void Engine::set_cache_limits(std::size_t mask_bytes_limit, std::size_t pair_bytes, std::size_t table_bytes) {

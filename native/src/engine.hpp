@@ -147,7 +147,7 @@ class Engine {
     std::vector<i8> complete_;  // per state: -1 unknown, 0/1
     std::unordered_map<i32, std::array<u64, 4>> allowed_;
     std::unordered_map<i32, std::pair<std::optional<std::string>, i32>> completion_;
-    std::unordered_map<u64, i32, U64Hash> tok_;
+    FlatMap tok_;
     Lru<Mask> masks_, pair_masks_;
     Lru<LexTable> tables_;
     std::unordered_set<i32> slow_lex_;
