@@ -1,7 +1,9 @@
 """JSON Schema coverage, typedgen beside llguidance, on the same schemas in one run.
 
 For every schema of ../shared/evaldata/jsonschemabench (per subset) and the JSON-Schema-Test-Suite:
-typedgen *compiles* it (``Grammar.from_json_schema`` then ``compile`` for a byte vocabulary), or
+typedgen *compiles* it (``Grammar.from_json_schema`` with its defaults, ``spellings="all"``, and
+``formats="annotate"`` for the suite's required groups, as in
+``tests/conformance/jsonschema_runner.py``; then ``compile`` for a byte vocabulary), or
 *refuses* it naming a keyword, or hits a *budget*; llguidance *accepts* it
 (``LLMatcher.validate_grammar`` returns no error) or not. For typedgen the instance results are
 also given: valid instances accepted, invalid instances rejected (soundness).
@@ -37,6 +39,12 @@ def llguidance_ok(schema: Any) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sample", type=int, default=1, help="take every Nth schema")
+    parser.add_argument(
+        "--set",
+        action="append",
+        choices=("json_schema_test_suite", "jsonschemabench"),
+        help="measure only this set (repeatable; default: both)",
+    )
     args = parser.parse_args()
     resources = remotes()
     print(
@@ -44,7 +52,7 @@ def main() -> None:
         " | valid accepted | invalid rejected |"
     )
     print("|---|---|---|---|---|---|---|---|")
-    for set_name in ("json_schema_test_suite", "jsonschemabench"):
+    for set_name in args.set or ("json_schema_test_suite", "jsonschemabench"):
         groups: dict[str, list[tuple[Result, bool]]] = defaultdict(list)
         t0 = time.perf_counter()
         for item in items(set_name)[:: args.sample]:

@@ -75,5 +75,7 @@ def explain(output_type: object) -> Explanation:
         whole = Verdict("#", "grammar", "grammar", f"{len(grammar)} rules, exactly")
         return Explanation(type(output_type).__name__, (whole,))
     schema, validator, name = found
-    lowered = lower_schema(schema, explain=True, validator=validator, source=name)
+    lowered = lower_schema(
+        schema, explain=True, validator=validator, source=name, spellings="canonical"
+    )
     return Explanation(name, tuple(lowered.verdicts))

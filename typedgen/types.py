@@ -123,16 +123,29 @@ class JsonSchema:
 
     ``strict=False`` leaves keywords the grammar cannot enforce (``uniqueItems``...) to that
     check, so a violating output is retried with the error fed back instead of being refused at
-    compile time. A plain schema ``dict`` is ``JsonSchema(schema)``.
+    compile time. A plain schema ``dict`` is ``JsonSchema(schema)``. ``spellings`` is
+    ``"canonical"`` here (one conventional text per value: what a model should write and every
+    parser reads alike), where ``Grammar.from_json_schema`` defaults to ``"all"``; ``key_order``
+    and ``formats`` are as there (see docs/json-schema.md).
     """
 
     schema: Any
     strict: bool = True
     whitespace: str = "compact"
+    spellings: str = "canonical"
+    key_order: str = "schema"
+    formats: str = "assert"
     __typedgen_json__ = True
 
     def __typedgen_grammar__(self) -> Grammar:
-        return Grammar.from_json_schema(self.schema, strict=self.strict, whitespace=self.whitespace)
+        return Grammar.from_json_schema(
+            self.schema,
+            strict=self.strict,
+            whitespace=self.whitespace,
+            spellings=self.spellings,
+            key_order=self.key_order,
+            formats=self.formats,
+        )
 
     def __typedgen_bind__(self, text: str) -> object:
         from typedgen.binding import schema_binder
@@ -154,7 +167,7 @@ def _is_schema(output_type: object) -> bool:
 
 
 def _schema_grammar(output_type: object) -> Grammar:
-    return Grammar.from_json_schema(output_type)
+    return JsonSchema(output_type).__typedgen_grammar__()
 
 
 def _pydantic_accepts(output_type: object) -> bool:
@@ -168,7 +181,9 @@ def _pydantic_grammar(output_type: object) -> Grammar:
     from typedgen.frontends.jsonschema.pydantic import pydantic_schema
 
     name = getattr(output_type, "__name__", None) or repr(output_type)
-    lowered = lower_schema(pydantic_schema(output_type), source=name, validator="Pydantic")
+    lowered = lower_schema(
+        pydantic_schema(output_type), source=name, validator="Pydantic", spellings="canonical"
+    )
     assert lowered.grammar is not None
     return lowered.grammar
 

@@ -4,11 +4,18 @@ For every schema: compiled, or refused with a named keyword (anything else is an
 typedgen). For compiled schemas every instance is serialised compactly and, in the bounded
 ``"pretty"`` layout, with ``json.dumps(indent=2)``, and fed byte by byte: a valid instance must be
 accepted and complete, an invalid one rejected. Object keys are written in the order the schema
-names them (typedgen fixes property order to the schema's, as JSON objects are unordered), keys
-the schema does not name afterwards.
+declares them (typedgen fixes property order to the schema's, as JSON objects are unordered):
+names in ``properties`` first, a schema's own before those of its subschemas, then names the
+schema mentions elsewhere (``required``, ``dependentRequired``...), then the others.
+
+Options are typedgen's defaults (``spellings="all"``: every spelling of a valid value), except
+``formats``: the JSON-Schema-Test-Suite's required groups test draft 2020-12's default, where
+``format`` is an annotation, so they run with ``formats="annotate"``; its optional groups (the
+``optional/format`` assertions among them) and jsonschemabench run with typedgen's default,
+``formats="assert"``.
 
 ``python -m tests.conformance.jsonschema_runner [set ...]`` prints coverage and rates per set
-(and per subset for jsonschemabench) with every failure listed.
+(and per subset for jsonschemabench) with every failure listed, grouped by schema.
 """
 
 from __future__ import annotations
@@ -47,9 +54,30 @@ def remotes() -> dict[str, Any]:
 items = read_items
 
 
+_MERGED_FIRST = ("allOf", "anyOf", "oneOf", "if", "then", "else", "dependentSchemas")
+
+
+def _declared(schema: Any, out: dict[str, int]) -> None:
+    """Property names under ``properties`` in the order typedgen merges them: a schema's own
+    first, then those of its ``allOf`` / ``anyOf`` / ``oneOf`` subschemas, then deeper ones."""
+    if isinstance(schema, dict):
+        props = schema.get("properties")
+        for name in props if isinstance(props, dict) else ():
+            out.setdefault(name, len(out))
+        for key in _MERGED_FIRST:
+            _declared(schema.get(key), out)
+        for key, value in schema.items():
+            if key not in _MERGED_FIRST:
+                _declared(value, out)
+    elif isinstance(schema, list):
+        for value in schema:
+            _declared(value, out)
+
+
 def _key_order(schema: Any) -> dict[str, int]:
     order: dict[str, int] = {}
-    for m in re.finditer(r'"((?:[^"\\]|\\.)*)":', json.dumps(schema, ensure_ascii=False)):
+    _declared(schema, order)
+    for m in re.finditer(r'"((?:[^"\\]|\\.)*)"', json.dumps(schema, ensure_ascii=False)):
         order.setdefault(json.loads(f'"{m.group(1)}"'), len(order))
     return order
 
@@ -93,14 +121,26 @@ class Result:
     problems: list[str] = field(default_factory=list)
 
 
-def run_item(item: dict[str, Any], resources: dict[str, Any], layouts: tuple[str, ...]) -> Result:
+def options_for(item: dict[str, Any]) -> dict[str, Any]:
+    """The lowering options an item is measured with (see the module's notes)."""
+    required_suite_group = "file" in item and not item.get("optional", True)
+    return {"formats": "annotate"} if required_suite_group else {}
+
+
+def run_item(
+    item: dict[str, Any],
+    resources: dict[str, Any],
+    layouts: tuple[str, ...],
+    **options: Any,
+) -> Result:
     subset = item.get("subset") or item.get("file") or ""
     result = Result(item["name"], subset, "compiled")
     compiled: dict[str, CompiledGrammar] = {}
+    options = {**options_for(item), **options}
     try:
         for layout in layouts:
             grammar = Grammar.from_json_schema(
-                item["schema"], whitespace=layout, resources=resources
+                item["schema"], whitespace=layout, resources=resources, **options
             )
             compiled[layout] = tg_compile(grammar, VOCAB, cache=False)
     except SchemaError as exc:
@@ -129,9 +169,9 @@ def run_item(item: dict[str, Any], resources: dict[str, Any], layouts: tuple[str
     return result
 
 
-def run_set(set_name: str, layouts: tuple[str, ...] = LAYOUTS) -> list[Result]:
+def run_set(set_name: str, layouts: tuple[str, ...] = LAYOUTS, **options: Any) -> list[Result]:
     resources = remotes()
-    return [run_item(item, resources, layouts) for item in items(set_name)]
+    return [run_item(item, resources, layouts, **options) for item in items(set_name)]
 
 
 def summarise(results: list[Result]) -> dict[str, Any]:
@@ -164,10 +204,12 @@ def _line(label: str, s: dict[str, Any]) -> str:
     )
 
 
-def report(set_names: list[str], out: Any = sys.stdout, verbose: bool = True) -> None:
+def report(
+    set_names: list[str], out: Any = sys.stdout, verbose: bool = True, **options: Any
+) -> None:
     for set_name in set_names:
         t0 = time.perf_counter()
-        results = run_set(set_name)
+        results = run_set(set_name, **options)
         print(f"{_line(set_name, summarise(results))}  [{time.perf_counter() - t0:.0f}s]", file=out)
         if set_name == "jsonschemabench":
             by_subset: dict[str, list[Result]] = defaultdict(list)
@@ -177,19 +219,41 @@ def report(set_names: list[str], out: Any = sys.stdout, verbose: bool = True) ->
                 print("  " + _line(subset, summarise(rs)), file=out)
         refusals = Counter(r.detail.split(" at ")[0] for r in results if r.status == "refused")
         print(f"  refused by keyword: {dict(refusals.most_common())}", file=out)
+        rejected = [r for r in results if r.valid["rejected"]]
+        accepted = [r for r in results if r.invalid["accepted"]]
+        print(
+            f"  valid instances rejected in {len(rejected)} schemas, invalid ones accepted in"
+            f" {len(accepted)}",
+            file=out,
+        )
         if not verbose:
             continue
         for r in results:
             if r.status == "error":
                 print(f"  ERROR    {r.name}: {r.detail}", file=out)
-            for p in r.problems:
-                print(f"  {r.name}: {p}", file=out)
+        for r in sorted(results, key=lambda r: -len(r.problems)):
+            if r.problems:
+                print(f"  {r.name}: {len(r.problems)} failure(s)", file=out)
+                for p in r.problems:
+                    print(f"      {p}", file=out)
 
 
 def iter_sets() -> Iterator[str]:
     yield from ("json_schema_test_suite", "jsonschemabench")
 
 
+def main(argv: list[str]) -> None:
+    """``[set ...] [--spellings=canonical] [--key-order=any] [--formats=assert]``."""
+    options: dict[str, Any] = {}
+    names: list[str] = []
+    for arg in argv:
+        if arg.startswith("--") and "=" in arg:
+            key, value = arg[2:].split("=", 1)
+            options[key.replace("-", "_")] = value
+        else:
+            names.append(arg)
+    report(names or list(iter_sets()), **options)
+
+
 if __name__ == "__main__":
-    names = sys.argv[1:] or list(iter_sets())
-    report(names)
+    main(sys.argv[1:])

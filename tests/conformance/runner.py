@@ -62,7 +62,9 @@ def _gbnf(text: str) -> Callable[[], Grammar]:
 
 
 def _schema(schema: Any) -> Callable[[], Grammar]:
-    return lambda: Grammar.from_json_schema(schema, whitespace="pretty")
+    # llama.cpp's schema tests check a generation grammar, which writes each number one way
+    # ("-0" and "01" are failing strings there): typedgen's canonical spellings.
+    return lambda: Grammar.from_json_schema(schema, whitespace="pretty", spellings="canonical")
 
 
 def _regex(text: str) -> Callable[[], Grammar]:

@@ -1,10 +1,11 @@
 """JSON Schema (and, through it, Pydantic) lowered to the IR.
 
-``Grammar.from_json_schema(schema, strict=True, whitespace="compact", resources=None)``: every
-keyword is enforced exactly by the grammar, or refused with a
-:class:`~typedgen.errors.UnsupportedSchemaError` naming the keyword and the schema path; with
-``strict=False`` what cannot be enforced is left to a validator and listed in
-``grammar.deferred``. See :mod:`.lower` for the construction.
+``Grammar.from_json_schema(schema, strict=True, whitespace="compact", resources=None,
+spellings="all", formats="assert", key_order="schema")``: every keyword is enforced exactly by
+the grammar, or refused with a :class:`~typedgen.errors.UnsupportedSchemaError` naming the
+keyword and the schema path; with ``strict=False`` what cannot be enforced is left to a
+validator and listed in ``grammar.deferred``. See :mod:`.lower` for the construction and
+docs/json-schema.md for the options.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from typedgen.frontends.jsonschema.base import FormatMode, KeyOrder, Spellings
 from typedgen.frontends.jsonschema.layout import Whitespace, WhitespaceSpec
 from typedgen.frontends.jsonschema.lower import Lowered, Verdict, lower_schema
 from typedgen.ir.grammar import Grammar, register_format
@@ -26,15 +28,29 @@ def json_schema_grammar(
     whitespace: WhitespaceSpec = "compact",
     resources: Mapping[str, Any] | None = None,
     source: str = "<schema>",
+    spellings: Spellings = "all",
+    formats: FormatMode = "assert",
+    key_order: KeyOrder = "schema",
 ) -> Grammar:
     """The grammar of the JSON texts valid against ``schema`` (a dict, a bool or JSON text).
 
     ``resources`` maps URIs to further schema documents that ``$ref`` may point to (nothing is
     ever fetched). ``whitespace`` is ``"compact"`` (default), ``"pretty"`` or a
-    :class:`Whitespace`.
+    :class:`Whitespace`. ``spellings="all"`` (default) accepts every text whose value is valid
+    (``1.0`` for an integer, ``1e2``, ``-0``, leap seconds...), ``"canonical"`` one conventional
+    spelling (what :func:`typedgen.generate` uses); ``formats="annotate"`` ignores ``format``
+    as draft 2020-12 does by default; ``key_order="any"`` lets closed objects list their
+    properties in any order.
     """
     lowered = lower_schema(
-        schema, strict=strict, whitespace=whitespace, resources=resources, source=source
+        schema,
+        strict=strict,
+        whitespace=whitespace,
+        resources=resources,
+        source=source,
+        spellings=spellings,
+        formats=formats,
+        key_order=key_order,
     )
     assert lowered.grammar is not None
     return lowered.grammar

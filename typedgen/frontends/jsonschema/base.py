@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from typedgen.errors import (
     GrammarError,
+    OptionError,
     SchemaError,
     UnsupportedFeatureError,
     UnsupportedSchemaError,
@@ -22,10 +23,45 @@ from typedgen.ir.nodes import Alt, Expr, Lit, Ref, Seq
 from typedgen.ir.origin import Origin
 from typedgen.ir.passes import simplify
 
-__all__ = ["Lowered", "LoweringBase", "Mode", "Status", "Verdict"]
+__all__ = [
+    "FORMAT_MODES",
+    "KEY_ORDERS",
+    "SPELLINGS",
+    "FormatMode",
+    "KeyOrder",
+    "Lowered",
+    "LoweringBase",
+    "Mode",
+    "Spellings",
+    "Status",
+    "Verdict",
+    "check_option",
+]
 
 Status = Literal["grammar", "validator", "refused", "ignored"]
 Mode = Literal["strict", "relaxed", "explain"]
+Spellings = Literal["all", "canonical"]
+"""``all``: every text whose value the schema allows (``1.0`` and ``1e0`` for an integer, ``-0``,
+leap seconds, quoted e-mail local parts); ``canonical``: one conventional spelling."""
+FormatMode = Literal["assert", "annotate"]
+"""``assert``: ``format`` is enforced; ``annotate``: ignored, as draft 2020-12 does by default."""
+KeyOrder = Literal["schema", "any"]
+"""``schema``: properties in the order the schema declares them; ``any``: any order, for closed
+objects of at most ``MAX_ANY_ORDER`` properties (refused by name otherwise)."""
+SPELLINGS: tuple[Spellings, ...] = ("all", "canonical")
+FORMAT_MODES: tuple[FormatMode, ...] = ("assert", "annotate")
+KEY_ORDERS: tuple[KeyOrder, ...] = ("schema", "any")
+
+
+def check_option(name: str, value: object, allowed: tuple[str, ...]) -> None:
+    """Refuse an option value outside ``allowed`` before any lowering starts."""
+    if value not in allowed:
+        raise OptionError(
+            f"{name}={value!r} is not one of {', '.join(map(repr, allowed))}",
+            code="option-value",
+            hint=f"pass {name}={allowed[0]!r} (the default) or {name}={allowed[1]!r}",
+        )
+
 
 _VOID = Alt(())
 _EMPTY = Lit(b"")
@@ -120,9 +156,15 @@ class LoweringBase:
         resources: Mapping[str, Any] | None,
         source: str,
         validator: str | None,
+        spellings: Spellings = "all",
+        formats: FormatMode = "assert",
+        key_order: KeyOrder = "schema",
     ) -> None:
         self.root = schema
         self.mode = mode
+        self.spellings = spellings
+        self.formats = formats
+        self.key_order = key_order
         self.layout = layout
         self.source = source
         self.validator = validator

@@ -4,7 +4,9 @@ import itertools
 from collections.abc import Mapping
 from typing import Any
 
+from typedgen.errors import UnsupportedSchemaError
 from typedgen.frontends.jsonschema import ecma
+from typedgen.frontends.jsonschema.anyorder import MAX_ANY_ORDER, any_order_members
 from typedgen.frontends.jsonschema.base import (
     _EMPTY,
     _MAX_COUNT,
@@ -320,6 +322,35 @@ class ContainerLowering(ScalarLowering):
                     members.append(Seq((key, self.colon, value)))
         return simplify(Alt(tuple(members), origin=self.origin(path)))
 
+    def bounded(self, path: str, n: int, has_extra: bool) -> bool:
+        """Whether ``key_order="any"`` applies to ``n > 0`` declared properties; refused by
+        name where it cannot (with no declared property, every order is already allowed)."""
+        if not has_extra and n <= MAX_ANY_ORDER:
+            return True
+        keyword = "additionalProperties" if has_extra else "properties"
+        message = (
+            "key_order='any' needs a closed object (members beyond the declared properties"
+            " would make the orders unbounded)"
+            if has_extra
+            else f"key_order='any' writes at most {MAX_ANY_ORDER} properties in any order,"
+            f" not {n} (the grammar grows as 2**n)"
+        )
+        hint = (
+            "set additionalProperties: false, or use key_order='schema'"
+            if has_extra
+            else "split the object, or use key_order='schema'"
+        )
+        if self.mode == "strict":
+            raise UnsupportedSchemaError(
+                f"{keyword}: {message}",
+                keyword=keyword,
+                path=path,
+                origin=self.origin(path),
+                hint=hint,
+            )
+        self.note(path, keyword, "ignored", f"{message}: properties in schema order")
+        return False
+
     def object_body(
         self,
         schema: dict[str, Any],
@@ -333,6 +364,14 @@ class ContainerLowering(ScalarLowering):
             return _VOID
         n = len(named)
         has_extra = extra != _VOID
+        if self.key_order == "any" and n and self.bounded(path, n, has_extra):
+            if lo > n:
+                return _VOID
+            members = [(member, req) for _, member, req in named]
+            content = any_order_members(self, path, members, lo, hi)
+            return simplify(
+                Seq((Lit(b"{"), self.ws, content, self.ws, Lit(b"}")), origin=self.origin(path))
+            )
         if lo > n and has_extra:
             self.refuse(
                 "minProperties",

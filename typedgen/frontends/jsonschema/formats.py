@@ -76,10 +76,45 @@ _OFFSET = "(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"
 _TIME = f"(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?{_OFFSET}"
 _DATE_TIME = f"{_DATE}[Tt]{_TIME}"
 
-_N = "[0-9]{1,6}"  # at most 6 digits: larger durations overflow Python's timedelta (Pydantic)
-_DUR_TIME = f"T(?:{_N}H(?:{_N}M(?:{_N}S)?)?|{_N}M(?:{_N}S)?|{_N}S)"
-_DUR_DATE = f"(?:{_N}D|{_N}M(?:{_N}D)?|{_N}Y(?:{_N}M(?:{_N}D)?)?)(?:{_DUR_TIME})?"
-_DURATION = f"P(?:{_DUR_DATE}|{_DUR_TIME}|{_N}W)"
+
+def _leap_time(fraction: str) -> str:
+    """Times with second 60 that are 23:59:60 UTC once the offset is taken off.
+
+    Offsets are those whose minutes are 00, 15, 30 or 45 (every offset in use since leap
+    seconds began in 1972): the automaton must carry the local hour and minute to the offset,
+    and all 60 offset minutes would take 11,000 states instead of 870.
+    """
+    alts = []
+    for local in range(24 * 60):
+        plus = (local - (23 * 60 + 59)) % (24 * 60)
+        minus = (23 * 60 + 59 - local) % (24 * 60)
+        offsets = [
+            f"{sign}{off // 60:02d}:{off % 60:02d}"
+            for sign, off in (("\\+", plus), ("-", minus))
+            if off % 15 == 0
+        ]
+        if local == 23 * 60 + 59:
+            offsets.append("[Zz]")
+        if offsets:
+            alts.append(f"{local // 60:02d}:{local % 60:02d}:60{fraction}(?:{'|'.join(offsets)})")
+    return f"(?:{'|'.join(alts)})"
+
+
+_LEAP_TIME = _leap_time("(?:\\.[0-9]+)?")
+_TIME_ALL = f"(?:{_TIME}|{_LEAP_TIME})"
+_DATE_TIME_ALL = f"{_DATE}[Tt]{_TIME_ALL}"
+
+
+def _duration(n: str) -> str:
+    """RFC 3339 appendix A with ``n`` as the digits of one component."""
+    dur_time = f"T(?:{n}H(?:{n}M(?:{n}S)?)?|{n}M(?:{n}S)?|{n}S)"
+    dur_date = f"(?:{n}D|{n}M(?:{n}D)?|{n}Y(?:{n}M(?:{n}D)?)?)(?:{dur_time})?"
+    return f"P(?:{dur_date}|{dur_time}|{n}W)"
+
+
+# At most 6 digits a component: larger durations overflow Python's timedelta (Pydantic).
+_DURATION = _duration("[0-9]{1,6}")
+_DURATION_ALL = _duration("[0-9]+")
 
 # -- host names and addresses ------------------------------------------------------------------
 
@@ -166,20 +201,26 @@ def _ipv6_one_gap() -> str:
     return f"(?:{'|'.join(forms)})"
 
 
-def _uri(iri: bool) -> tuple[str, str]:
-    """The absolute form and the reference form of RFC 3986 (or, with ``iri``, RFC 3987)."""
-    unreserved = "A-Za-z0-9\\-._~" + (_UCSCHAR_BMP if iri else "")
+def _uri(iri: bool, exact: bool = False) -> tuple[str, str]:
+    """The absolute form and the reference form of RFC 3986 (or, with ``iri``, RFC 3987).
+
+    ``exact``: the RFCs' grammars as written; otherwise cut to what jsonschema's checkers
+    accept (see the module's notes).
+    """
+    ucschar, iprivate = (_UCSCHAR, _IPRIVATE) if exact else (_UCSCHAR_BMP, _IPRIVATE_BMP)
+    unreserved = "A-Za-z0-9\\-._~" + (ucschar if iri else "")
     sub_delims = "!$&'()*+,;="
     pct = "%[0-9A-Fa-f]{2}"
     pchar = f"(?:[{unreserved}{sub_delims}:@]|{pct})"
     userinfo = f"(?:[{unreserved}{sub_delims}:]|{pct})*"
     reg_name = f"(?:[{unreserved}{sub_delims}]|{pct})*"
-    ip_future = f"v[0-9A-Fa-f]+\\.[A-Za-z0-9\\-._~{sub_delims}:]+"
-    host = f"(?:\\[(?:{_ipv6_one_gap() if iri else _IPV6}|{ip_future})\\]|{reg_name})"
+    ip_future = f"{'[vV]' if exact else 'v'}[0-9A-Fa-f]+\\.[A-Za-z0-9\\-._~{sub_delims}:]+"
+    ipv6 = _ipv6_one_gap() if iri and not exact else _IPV6
+    host = f"(?:\\[(?:{ipv6}|{ip_future})\\]|{reg_name})"
     authority = f"(?:{userinfo}@)?{host}(?::[0-9]*)?"
     segments = f"(?:/{pchar}*)*"
     absolute = f"/(?:{pchar}+{segments})?"
-    query = f"(?:{pchar}|[/?{_IPRIVATE_BMP if iri else ''}])*"
+    query = f"(?:{pchar}|[/?{iprivate if iri else ''}])*"
     fragment = f"(?:{pchar}|[/?])*"
     tail = f"(?:\\?{query})?(?:#{fragment})?"
     scheme = "[A-Za-z][A-Za-z0-9+\\-.]*"
@@ -191,17 +232,27 @@ def _uri(iri: bool) -> tuple[str, str]:
 
 _URI, _URI_REFERENCE = _uri(iri=False)
 _IRI, _IRI_REFERENCE = _uri(iri=True)
+_URI_EXACT, _URI_REFERENCE_EXACT = _uri(iri=False, exact=True)
+_IRI_EXACT, _IRI_REFERENCE_EXACT = _uri(iri=True, exact=True)
 
 # -- pointers, templates, regular expressions ----------------------------------------------------
 
 _JSON_POINTER = "(?:/(?:[^/~]|~[01])*)*"
 _RELATIVE_JSON_POINTER = f"(?:0|[1-9]+0?)(?:#|{_JSON_POINTER})"
+_RELATIVE_JSON_POINTER_ALL = f"(?:0|[1-9][0-9]*)(?:#|{_JSON_POINTER})"
 
 _TEMPLATE_LITERAL = (
     f"(?:[!#$&(-;=?-\\[\\]_a-z~{_UCSCHAR}{_IPRIVATE}]|%[0-9A-Fa-f]{{2}})"  # RFC 6570 literals
 )
 _VARSPEC = "[A-Za-z0-9_](?:\\.?[A-Za-z0-9_])*(?::[1-9][0-9]{0,2}|\\*)?"
 _URI_TEMPLATE = f"(?:{_TEMPLATE_LITERAL}|\\{{[+#./;?&]?{_VARSPEC}(?:,{_VARSPEC})*\\}})*"
+# RFC 6570 as written (with erratum 6937's apostrophe): percent escapes in variable names,
+# prefix lengths up to 9999.
+_VARCHAR = "(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})"
+_VARSPEC_ALL = f"{_VARCHAR}(?:\\.?{_VARCHAR})*(?::[1-9][0-9]{{0,3}}|\\*)?"
+_URI_TEMPLATE_ALL = (
+    f"(?:{_TEMPLATE_LITERAL}|'|\\{{[+#./;?&]?{_VARSPEC_ALL}(?:,{_VARSPEC_ALL})*\\}})*"
+)
 
 
 def _regex_syntax(depth: int) -> str:
@@ -271,25 +322,82 @@ def _email() -> Expr:
     return Seq((local, Lit(b"@"), domain))
 
 
+# RFC 5321: a quoted local part, and address literals for the domain.
+_QUOTED_LOCAL = '"(?:[\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]|\\\\[\\x20-\\x7e])*"'
+_ADDRESS_LITERAL = f"\\[(?:{_IPV4}|(?i:IPv6):{_IPV6})\\]"
+
+
+def _email_all() -> Expr:
+    """RFC 5321 mailboxes: a dot-atom or quoted local part of at most 64 characters, ``@``,
+    and a host name (as for ``hostname``, at most 189 characters) or an address literal."""
+    local = Intersect(
+        (
+            regex_to_expr(f"(?:{_DOT_ATOM}|{_QUOTED_LOCAL})"),
+            Repeat(CharClass(((0x20, 0x7E),)), 1, 64),
+        )
+    )
+    domain = regex_to_expr(f"(?:{_MAIL_DOMAIN}|{_ADDRESS_LITERAL})")
+    return Seq((local, Lit(b"@"), domain))
+
+
 _SPECIAL: dict[str, Callable[[], Expr]] = {"email": _email, "idn-email": _email}
 
 FORMATS: frozenset[str] = frozenset(_PATTERNS)
 """The ``format`` names :func:`format_expr` supports."""
 
+_PATTERNS_ALL: dict[str, str] = {
+    **_PATTERNS,
+    "date-time": _DATE_TIME_ALL,
+    "time": _TIME_ALL,
+    "duration": _DURATION_ALL,
+    "uri": _URI_EXACT,
+    "uri-reference": _URI_REFERENCE_EXACT,
+    "iri": _IRI_EXACT,
+    "iri-reference": _IRI_REFERENCE_EXACT,
+    "relative-json-pointer": _RELATIVE_JSON_POINTER_ALL,
+    "uri-template": _URI_TEMPLATE_ALL,
+}
+"""With ``spellings="all"``: every value the format's RFC allows (leap seconds, long durations,
+quoted local parts...), where the language is regular and small enough to be exact."""
+
+_SPECIAL_ALL: dict[str, Callable[[], Expr]] = {"email": _email_all}
+
+_REFUSED_ALL: dict[str, str] = {
+    "idn-hostname": "IDNA 2008 validity (code point tables, contextual and bidi rules, the"
+    " Punycode length of each label) cannot be decided exactly by a grammar",
+    "idn-email": "its domain is an internationalised host name, whose IDNA 2008 validity cannot"
+    " be decided exactly by a grammar",
+    "regex": "ECMA-262 patterns nest without bound, so the language is not regular",
+}
+"""Formats whose every valid value a grammar cannot accept: refused with ``spellings="all"``."""
+
 
 @functools.cache
-def _build(name: str) -> Expr:
+def _build(name: str, spellings: str = "canonical") -> Expr:
+    if spellings == "all":
+        special = _SPECIAL_ALL.get(name)
+        return special() if special is not None else regex_to_expr(_PATTERNS_ALL[name])
     special = _SPECIAL.get(name)
     return special() if special is not None else regex_to_expr(_PATTERNS[name])
 
 
-def format_expr(name: str, *, origin: Origin | None = None) -> Expr:
+def format_expr(name: str, *, origin: Origin | None = None, spellings: str = "canonical") -> Expr:
     """The expression of the decoded strings valid for ``format: name`` (cached, origin-free).
 
     The expression is regular and may hold an ``Intersect`` (``email``), so it belongs inside a
     terminal. An unknown name is refused rather than ignored: an unenforced format would let
-    invalid values through. ``origin`` locates that error.
+    invalid values through. ``origin`` locates that error. ``spellings="canonical"`` gives the
+    values both the RFC and jsonschema's checkers accept; ``"all"`` every value the RFC allows,
+    or :class:`UnsupportedFeatureError` for the formats in ``_REFUSED_ALL``.
     """
+    if spellings == "all" and name in _REFUSED_ALL:
+        raise UnsupportedFeatureError(
+            f"string format {name!r}: {_REFUSED_ALL[name]}",
+            code="schema-format",
+            origin=origin,
+            hint="pass spellings='canonical' (ASCII values only), formats='annotate' to leave"
+            " formats unchecked, or strict=False to check it after decoding",
+        )
     if name not in FORMATS:
         raise UnsupportedFeatureError(
             f"string format {name!r} is not supported",
@@ -298,4 +406,4 @@ def format_expr(name: str, *, origin: Origin | None = None) -> Expr:
             hint=f"supported formats: {', '.join(sorted(FORMATS))}; "
             "drop the format or describe the string with a pattern",
         )
-    return _build(name)
+    return _build(name, spellings)

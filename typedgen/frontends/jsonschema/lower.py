@@ -24,11 +24,14 @@ from typedgen.errors import (
     UnsupportedSchemaError,
 )
 from typedgen.frontends.jsonschema import negation, numbers
+from typedgen.frontends.jsonschema.anyorder import any_order_members
 from typedgen.frontends.jsonschema.charmatch import char_matches
 from typedgen.frontends.jsonschema.layout import WhitespaceSpec, whitespace_of
 from typedgen.frontends.jsonschema.merge import (
     ANNOTATIONS,
     JSON_TYPES,
+    MAX_EVALUATING_BRANCHES,
+    exclusive_group,
     merge,
     type_set,
     value_key,
@@ -50,12 +53,19 @@ from typedgen.frontends.jsonschema.base import (
     _MAX_DEPTH,
     _STRUCTURAL,
     _VOID,
+    FORMAT_MODES,
+    KEY_ORDERS,
+    SPELLINGS,
+    FormatMode,
+    KeyOrder,
     Lowered,
     Mode,
+    Spellings,
     Status,
     Verdict,
     _is_bool,
     _json_literal,
+    check_option,
 )
 from typedgen.frontends.jsonschema.containers import ContainerLowering
 
@@ -257,6 +267,9 @@ class _Lowering(ContainerLowering):
     def normalize(self, schema: dict[str, Any], path: str) -> dict[str, Any]:
         """Older drafts' spellings in 2020-12 terms; private-looking user keys set aside."""
         out = {k: v for k, v in schema.items() if not k.startswith("_")}
+        if _historic(out.get("$schema")):
+            for keyword in ("prefixItems", "$dynamicRef", "$dynamicAnchor"):
+                out.pop(keyword, None)  # not keywords of the draft the resource declares
         odd = [k for k in schema if k.startswith("_")]
         if odd:
             out["_other"] = odd
@@ -443,8 +456,11 @@ class _Lowering(ContainerLowering):
         alts: list[Expr] = []
         merged_branches: list[dict[str, Any] | bool] = []
         unconstrained = not any(remaining.values()) and all(k in _ANNOTATIONS for k in rest)
+        labels = [str(i) for i in range(len(options))]
+        if keyword == "anyOf" and ("_unevaluated" in rest or "_unevaluatedItems" in rest):
+            options, labels = self.evaluating_subsets(options, path)
         for i, option in enumerate(options):
-            sub_path = f"{path}/{keyword}/{i}"
+            sub_path = f"{path}/{keyword}/{labels[i]}"
             base = {k: v for k, v in rest.items() if not k.startswith("_") or k not in remaining}
             if keyword == "anyOf" and unconstrained and _is_bare_ref(option):
                 # Nothing to merge into a bare $ref branch: lower it as a reference (one rule per
@@ -467,10 +483,40 @@ class _Lowering(ContainerLowering):
             self.note(path, "anyOf", "grammar", "alternation")
         for i, lowered in enumerate(merged_branches):
             if isinstance(lowered, dict) and _is_bare_ref(lowered):
-                alts.append(self.value(lowered, f"{path}/{keyword}/{i}"))
+                alts.append(self.value(lowered, f"{path}/{keyword}/{labels[i]}"))
             elif isinstance(lowered, dict):
-                alts.append(self.lower_merged(lowered, f"{path}/{keyword}/{i}"))
+                alts.append(self.lower_merged(lowered, f"{path}/{keyword}/{labels[i]}"))
         return simplify(Alt(tuple(alts), origin=self.origin(path)))
+
+    def evaluating_subsets(self, options: list[Any], path: str) -> tuple[list[Any], list[str]]:
+        """anyOf next to ``unevaluated*``: one branch per set of matching branches.
+
+        Every matching branch evaluates properties (items), so an instance is valid when the
+        branches it matches, together, leave none unevaluated: the union over non-empty sets
+        ``S`` of "matches all of ``S``, with ``S``'s evaluations". Branches that exclude each
+        other by construction (if/then/else, dependencies) need no sets.
+        """
+        if exclusive_group(options):
+            return options, [str(i) for i in range(len(options))]
+        if len(options) > MAX_EVALUATING_BRANCHES:
+            self.refuse(
+                "unevaluatedProperties",
+                path,
+                f"next to an anyOf of more than {MAX_EVALUATING_BRANCHES} branches, whose"
+                " evaluated properties depend on which branches match",
+                "use oneOf (one matching branch), fewer branches, or pass strict=False",
+            )
+            return options, [str(i) for i in range(len(options))]
+        subsets = [
+            combo
+            for size in range(1, len(options) + 1)
+            for combo in itertools.combinations(range(len(options)), size)
+        ]
+        expanded = [
+            options[c[0]] if len(c) == 1 else {"allOf": [options[i] for i in c]} for c in subsets
+        ]
+        self.keep.append(expanded)
+        return expanded, [",".join(map(str, c)) for c in subsets]
 
     def exactly_one(
         self, branches: list[dict[str, Any] | bool], options: list[Any], path: str
@@ -594,7 +640,7 @@ class _Lowering(ContainerLowering):
                     )
                 containers.append(self.constant(value))
             elif self.scalar_ok(value, schema, path):
-                scalars.append(Lit(_json_literal(value)))
+                scalars.append(self.scalar_texts(value))
         alts = [*containers]
         if scalars:
             alts.append(self.terminal(path, Alt(tuple(scalars)), "enum"))
@@ -605,16 +651,20 @@ class _Lowering(ContainerLowering):
             return char_matches(self.string_chars(schema, path), value)
         if isinstance(value, int | float) and not isinstance(value, bool):
             integer = "number" not in type_set({k: v for k, v in schema.items() if k != "enum"})
-            if integer and not float(value).is_integer():
-                return False
-            expr = self.number_body(schema, path, integer=integer)
-            return char_matches(expr, _json_literal(value).decode())
+            return self.number_ok(value, schema, path, integer=integer)
         return True
 
     def constant(self, value: Any) -> Expr:
         if isinstance(value, dict):
             if not value:
                 return Seq((Lit(b"{"), self.ws, Lit(b"}")))
+            if self.key_order == "any" and self.bounded("#/const", len(value), False):
+                pairs: list[tuple[Expr, bool]] = [
+                    (Seq((Lit(_json_literal(k)), self.colon, self.constant(v))), True)
+                    for k, v in value.items()
+                ]
+                content = any_order_members(self, "#/const", pairs, 0, None)
+                return Seq((Lit(b"{"), self.ws, content, self.ws, Lit(b"}")))
             members: list[Expr] = []
             for i, (k, v) in enumerate(value.items()):
                 sep: Expr = self.comma if i else _EMPTY
@@ -627,7 +677,7 @@ class _Lowering(ContainerLowering):
                 Seq((self.comma if i else _EMPTY, self.constant(v))) for i, v in enumerate(value)
             ]
             return Seq((Lit(b"["), self.ws, *items, self.ws, Lit(b"]")))
-        return Lit(_json_literal(value))
+        return self.scalar_texts(value)
 
     # -- any value ---------------------------------------------------------------------------
 
@@ -699,12 +749,19 @@ def lower_schema(
     source: str = "<schema>",
     explain: bool = False,
     validator: str | None = None,
+    spellings: Spellings = "all",
+    formats: FormatMode = "assert",
+    key_order: KeyOrder = "schema",
 ) -> Lowered:
     """Lower ``schema``; with ``explain=True`` refusals are recorded instead of raised.
 
     ``validator`` names a validator that runs after decoding anyway (``"Pydantic"``); the
     constraints it checks itself (``uniqueItems``, unknown formats) are then deferred to it.
+    ``spellings``, ``formats`` and ``key_order`` are described in :mod:`.base`.
     """
+    check_option("spellings", spellings, SPELLINGS)
+    check_option("formats", formats, FORMAT_MODES)
+    check_option("key_order", key_order, KEY_ORDERS)
     if isinstance(schema, str):
         try:
             schema = json.loads(schema)
@@ -725,6 +782,9 @@ def lower_schema(
         resources=resources,
         source=source,
         validator=validator,
+        spellings=spellings,
+        formats=formats,
+        key_order=key_order,
     )
     try:
         grammar = lowering.run()
@@ -745,6 +805,16 @@ def lower_schema(
     finally:
         sys.setrecursionlimit(limit)
     return Lowered(grammar, lowering.verdicts)
+
+
+def _historic(dialect: object) -> bool:
+    """Whether ``$schema`` names a draft before 2020-12 (whose keywords differ)."""
+    return (
+        isinstance(dialect, str)
+        and "json-schema.org" in dialect
+        and "2020-12" not in dialect
+        and "next" not in dialect
+    )
 
 
 def _is_bare_ref(schema: object) -> bool:

@@ -17,7 +17,16 @@ from typing import Any
 
 from typedgen.errors import UnsupportedSchemaError
 
-__all__ = ["ANNOTATIONS", "JSON_TYPES", "merge", "type_set", "value_key", "value_types"]
+__all__ = [
+    "ANNOTATIONS",
+    "JSON_TYPES",
+    "MAX_EVALUATING_BRANCHES",
+    "exclusive_group",
+    "merge",
+    "type_set",
+    "value_key",
+    "value_types",
+]
 
 JSON_TYPES = ("null", "boolean", "object", "array", "number", "integer", "string")
 
@@ -260,6 +269,19 @@ def _multiple(out: dict[str, Any], value: Any, _keyword: str, _path: str) -> Non
         out.setdefault("_refused", []).append(("multipleOf", "fractional divisors"))
         return
     out["_multipleOf"] = combined
+
+
+MAX_EVALUATING_BRANCHES = 4
+"""Most anyOf branches next to ``unevaluated*`` (each set of them becomes a branch: 15)."""
+
+
+def exclusive_group(options: list[Any]) -> bool:
+    """Whether an anyOf group is one that :func:`merge` writes with exclusive branches: the
+    two sides of if/then/else, or the cases of a dependency."""
+    if len(options) == 2 and all(isinstance(o, dict) and "allOf" in o for o in options):
+        first, second = options[0]["allOf"], options[1]["allOf"]
+        return bool(first) and bool(second) and second[0] == {"not": first[0]}
+    return bool(options) and options[0] == {"type": _NON_OBJECT}
 
 
 def _dependency_group(name: str, then: Any) -> list[Any]:

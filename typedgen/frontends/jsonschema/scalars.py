@@ -8,14 +8,16 @@ from typing import Any
 from typedgen.errors import (
     SchemaError,
 )
-from typedgen.frontends.jsonschema import ecma, formats, negation, numbers
+from typedgen.frontends.jsonschema import ecma, formats, negation, numbers, spellings
 from typedgen.frontends.jsonschema.base import (
     _INT_FORMATS,
     _NUMBER_FORMATS,
     _VOID,
     LoweringBase,
+    Spellings,
     _count,
     _is_bool,
+    _json_literal,
     _num,
 )
 from typedgen.frontends.jsonschema.strings import ANY_CHAR, encode, length_expr
@@ -55,34 +57,21 @@ class ScalarLowering(LoweringBase):
                 hi, hi_x = x, True
         return lo, lo_x, hi, hi_x
 
-    def number_body(self, schema: dict[str, Any], path: str, *, integer: bool) -> Expr:
+    def number_body(
+        self,
+        schema: dict[str, Any],
+        path: str,
+        *,
+        integer: bool,
+        spelling: Spellings | None = None,
+    ) -> Expr:
+        """The number texts the numeric keywords allow, in the lowering's spellings (or in
+        ``spelling``)."""
+        if (spelling or self.spellings) == "all":
+            return self.all_number_body(schema, path, integer=integer)
         origin = self.origin(path)
-        lo, lo_x, hi, hi_x = self.bounds(schema, path)
-        for fmt in schema.get("_formats", []):
-            if integer and fmt in _INT_FORMATS:
-                f_lo, f_hi = _INT_FORMATS[fmt]
-                lo = Decimal(f_lo) if lo is None else max(lo, Decimal(f_lo))
-                hi = Decimal(f_hi) if hi is None else min(hi, Decimal(f_hi))
-        multiple = schema.get("_multipleOf")
-        if multiple is not None:
-            if _is_bool(multiple) or not isinstance(multiple, int | float) or multiple <= 0:
-                raise SchemaError(
-                    "multipleOf must be a positive number",
-                    keyword="multipleOf",
-                    path=path,
-                    code="schema-malformed",
-                )
-            if not float(multiple).is_integer():
-                self.refuse(
-                    "multipleOf",
-                    path,
-                    f"the fractional divisor {multiple} is decided differently by decimal and"
-                    " binary-float validators",
-                    "use an integer divisor (e.g. store cents), or pass strict=False",
-                )
-                multiple = None
-            else:
-                multiple = int(multiple)
+        lo, lo_x, hi, hi_x = self.format_bounds(schema, path, integer=integer)
+        multiple = self.divisor(schema, path)
         if integer:
             i_lo = None if lo is None else (math.floor(lo) + 1 if lo_x else math.ceil(lo))
             i_hi = None if hi is None else (math.ceil(hi) - 1 if hi_x else math.floor(hi))
@@ -119,6 +108,89 @@ class ScalarLowering(LoweringBase):
             )
         return plain
 
+    def divisor(self, schema: dict[str, Any], path: str) -> int | None:
+        """``multipleOf`` as an integer; a fractional divisor is refused (``None``)."""
+        multiple = schema.get("_multipleOf")
+        if multiple is None:
+            return None
+        if _is_bool(multiple) or not isinstance(multiple, int | float) or multiple <= 0:
+            raise SchemaError(
+                "multipleOf must be a positive number",
+                keyword="multipleOf",
+                path=path,
+                code="schema-malformed",
+                hint="give a positive divisor such as 2 or 0.5",
+            )
+        if not float(multiple).is_integer():
+            self.refuse(
+                "multipleOf",
+                path,
+                f"the fractional divisor {multiple} is decided differently by decimal and"
+                " binary-float validators",
+                "use an integer divisor (e.g. store cents), or pass strict=False",
+            )
+            return None
+        return int(multiple)
+
+    def format_bounds(
+        self, schema: dict[str, Any], path: str, *, integer: bool
+    ) -> tuple[Decimal | None, bool, Decimal | None, bool]:
+        """The bounds, tightened by an asserted ``int32`` / ``int64`` format."""
+        lo, lo_x, hi, hi_x = self.bounds(schema, path)
+        for fmt in schema.get("_formats", []) if self.formats == "assert" else []:
+            if integer and fmt in _INT_FORMATS:
+                f_lo, f_hi = (Decimal(v) for v in _INT_FORMATS[fmt])
+                if lo is None or lo < f_lo:
+                    lo, lo_x = f_lo, False
+                if hi is None or hi > f_hi:
+                    hi, hi_x = f_hi, False
+        return lo, lo_x, hi, hi_x
+
+    def all_number_body(self, schema: dict[str, Any], path: str, *, integer: bool) -> Expr:
+        """Every spelling (:mod:`.spellings`): ``1.0`` and ``1e0`` for ``1``, ``-0``..."""
+        origin = self.origin(path)
+        lo, lo_x, hi, hi_x = self.format_bounds(schema, path, integer=integer)
+        k = self.divisor(schema, path)
+        whole = integer or k is not None
+        build = spellings.all_integers if whole else spellings.all_numbers
+        plain = self.attempt(
+            "minimum",
+            path,
+            lambda: build(lo, hi, lo_exclusive=lo_x, hi_exclusive=hi_x, origin=origin),
+            build(None, None, origin=origin),
+        )
+        if k is None or k == 1:
+            return plain
+        return self.attempt(
+            "multipleOf",
+            path,
+            lambda: spellings.all_multiples(k, lo, hi, lo_x, hi_x, origin=origin),
+            plain,
+        )
+
+    def number_ok(
+        self, value: int | float, schema: dict[str, Any], path: str, *, integer: bool
+    ) -> bool:
+        """Whether the numeric keywords allow ``value`` (an ``enum`` member), decided on the
+        decimal value."""
+        v = Decimal(str(value))
+        if integer and v != v.to_integral_value():
+            return False
+        lo, lo_x, hi, hi_x = self.format_bounds(schema, path, integer=integer)
+        if lo is not None and (v < lo or (lo_x and v == lo)):
+            return False
+        if hi is not None and (v > hi or (hi_x and v == hi)):
+            return False
+        k = self.divisor(schema, path)
+        return k is None or (v == v.to_integral_value() and int(v) % k == 0)
+
+    def scalar_texts(self, value: Any) -> Expr:
+        """The texts of one ``enum`` / ``const`` scalar: every spelling of a number with
+        ``spellings="all"``, its JSON text otherwise."""
+        if self.spellings == "all" and isinstance(value, int | float) and not _is_bool(value):
+            return spellings.value_texts(Decimal(str(value)))
+        return Lit(_json_literal(value))
+
     def number(self, schema: dict[str, Any], path: str, *, integer: bool) -> Expr:
         for keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
             if keyword in schema:
@@ -126,26 +198,51 @@ class ScalarLowering(LoweringBase):
         if "_multipleOf" in schema:
             self.note(path, "multipleOf", "grammar", str(schema["_multipleOf"]))
         for fmt in schema.get("_formats", []):
-            if fmt in _INT_FORMATS and integer:
+            if self.formats == "annotate":
+                self.note(path, "format", "ignored", "an annotation (formats='annotate')")
+            elif fmt in _INT_FORMATS and integer:
                 self.note(path, "format", "grammar", fmt)
             elif fmt in _NUMBER_FORMATS or fmt in _INT_FORMATS:
                 self.note(path, "format", "ignored", f"{fmt} does not restrict JSON numbers")
         body = self.number_body(schema, path, integer=integer)
-        drop: list[Expr] = []
-        if schema.get("_xinteger"):
-            drop.append(negation.unexponented_integers())
-        drop.extend(
-            self.attempt(
-                "not", path, functools.partial(numbers.number_multiple_of, k, None, None), _VOID
-            )
-            for k in schema.get("_xmultiples", [])
-        )
-        values = negation.excluded_numbers(schema.get("_xvalues", []), integer)
-        if values is not None:
-            drop.append(values)
+        drop = self.number_exclusions(schema, path, integer=integer)
         if drop:
-            body = Intersect((body, negation.unexponented(), Complement(Alt(tuple(drop)))))
+            domain = (
+                negation.unexponented()
+                if self.spellings == "canonical"
+                else spellings.decided_numbers()
+            )
+            body = Intersect((body, domain, Complement(Alt(tuple(drop)))))
         return self.terminal(path, body, "int" if integer else "num")
+
+    def number_exclusions(self, schema: dict[str, Any], path: str, *, integer: bool) -> list[Expr]:
+        """The texts a ``not`` removes: exact within the domain they are intersected with."""
+        drop: list[Expr] = []
+        canonical = self.spellings == "canonical"
+        if schema.get("_xinteger"):
+            drop.append(
+                negation.unexponented_integers()
+                if canonical
+                else spellings.all_integers(None, None)
+            )
+        for k in schema.get("_xmultiples", []):
+            if canonical:
+                build = functools.partial(numbers.number_multiple_of, k, None, None)
+            else:
+                build = functools.partial(spellings.all_multiples, k, None, None)
+            drop.append(self.attempt("not", path, build, _VOID))
+        numeric = [
+            v
+            for v in schema.get("_xvalues", [])
+            if isinstance(v, int | float) and not isinstance(v, bool)
+        ]
+        if canonical:
+            values = negation.excluded_numbers(numeric, integer)
+            if values is not None:
+                drop.append(values)
+        else:
+            drop.extend(spellings.value_texts(Decimal(str(v))) for v in numeric)
+        return drop
 
     # -- strings -----------------------------------------------------------------------------
 
@@ -186,9 +283,17 @@ class ScalarLowering(LoweringBase):
                     Repeat(ANY_CHAR, 0, None),
                 )
             )
+        asserted = schema.get("_formats", []) if self.formats == "assert" else []
         parts.extend(
-            formats.format_expr(fmt, origin=origin)
-            for fmt in schema.get("_formats", [])
+            self.attempt(
+                "format",
+                path,
+                functools.partial(
+                    formats.format_expr, fmt, origin=origin, spellings=self.spellings
+                ),
+                Repeat(ANY_CHAR, 0, None),
+            )
+            for fmt in asserted
             if fmt in formats.FORMATS
         )
         if not parts:
@@ -202,7 +307,9 @@ class ScalarLowering(LoweringBase):
         for _ in schema.get("_patterns", []):
             self.note(path, "pattern", "grammar", "ECMA-262, matched anywhere unless anchored")
         for fmt in schema.get("_formats", []):
-            if fmt in formats.FORMATS:
+            if self.formats == "annotate":
+                self.note(path, "format", "ignored", "an annotation (formats='annotate')")
+            elif fmt in formats.FORMATS:
                 self.note(path, "format", "grammar", fmt)
             elif fmt in _INT_FORMATS or fmt in _NUMBER_FORMATS:
                 self.note(path, "format", "ignored", f"{fmt} does not apply to strings")
@@ -236,7 +343,9 @@ class ScalarLowering(LoweringBase):
         """
         hi = _count(schema, "maxLength", path)
         lo = _count(schema, "minLength", path) or 0
-        plain = not ({"_patterns", "_formats", "_xvalues", "_xpatterns"} & set(schema))
+        plain = not ({"_patterns", "_xvalues", "_xpatterns"} & set(schema)) and (
+            self.formats == "annotate" or "_formats" not in schema
+        )
         if hi is None or hi <= _LONG_STRING or lo > hi or not plain:
             return None
         chunks, rest = divmod(hi, _CHUNK)
