@@ -1,8 +1,9 @@
 """``typedgen.generate`` and ``typedgen.Generator``: declaration in, typed object out.
 
-The pipeline is the one in DESIGN.md: ``grammar_of(output_type)`` (with a scratchpad in front when
-``reasoning=True``), ``compile`` for the model's vocabulary (cached), the decoding loop, binding
-to the output type, then validators with a bounded retry that shows the model its mistake.
+The pipeline is the one in docs/internals/architecture.md section 1: ``grammar_of(output_type)``
+(with a scratchpad in front when ``reasoning=True``), ``compile`` for the model's vocabulary
+(cached), the decoding loop, binding to the output type, then validators with a bounded retry
+that shows the model its mistake.
 torch and transformers are imported only when a model runs.
 """
 

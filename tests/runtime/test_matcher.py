@@ -1,4 +1,4 @@
-"""The matcher contract (DESIGN.md section 3) on grammars built directly in the IR."""
+"""The matcher contract (docs/internals/architecture.md section 2) on grammars built in the IR."""
 
 from __future__ import annotations
 
