@@ -5,8 +5,9 @@ typedgen). For compiled schemas every instance is serialised compactly and, in t
 ``"pretty"`` layout, with ``json.dumps(indent=2)``, and fed byte by byte: a valid instance must be
 accepted and complete, an invalid one rejected. Object keys are written in the order the schema
 declares them (typedgen fixes property order to the schema's, as JSON objects are unordered):
-names in ``properties`` first, a schema's own before those of its subschemas, then names the
-schema mentions elsewhere (``required``, ``dependentRequired``...), then the others.
+each object in the order of the subschema that checks it (found through ``properties``,
+``items`` and local ``$ref``s; a schema's own properties before those of its subschemas), then
+in the order the whole schema names them (``properties`` first), then the others.
 
 Options are typedgen's defaults (``spellings="all"``: every spelling of a valid value), except
 ``formats``: the JSON-Schema-Test-Suite's required groups test draft 2020-12's default, where
@@ -82,18 +83,90 @@ def _key_order(schema: Any) -> dict[str, int]:
     return order
 
 
-def _ordered(value: Any, order: dict[str, int]) -> Any:
+def _local(node: Any, root: Any, depth: int = 0) -> Any:
+    """``node`` with local ``$ref``s (``#/...``) followed; other references are left as they are."""
+    while isinstance(node, dict) and isinstance(node.get("$ref"), str) and depth < 20:
+        ref = node["$ref"]
+        if not ref.startswith("#"):
+            return node
+        target: Any = root
+        for part in [p for p in ref[1:].split("/") if p]:
+            part = part.replace("~1", "/").replace("~0", "~")
+            if isinstance(target, dict) and part in target:
+                target = target[part]
+            elif isinstance(target, list) and part.isdigit() and int(part) < len(target):
+                target = target[int(part)]
+            else:
+                return node
+        if set(node) - {"$ref"}:  # siblings: typedgen merges them, the node's own first
+            return {"allOf": [{k: v for k, v in node.items() if k != "$ref"}, target]}
+        node, depth = target, depth + 1
+    return node
+
+
+def _branches(node: Any) -> list[Any]:
+    """``node`` and the subschemas merged into it, in typedgen's merge order."""
+    out = [node]
+    if isinstance(node, dict):
+        for key in _MERGED_FIRST:
+            value = node.get(key)
+            if isinstance(value, dict):
+                subs = list(value.values()) if key == "dependentSchemas" else [value]
+            else:
+                subs = value if isinstance(value, list) else []
+            out.extend(sub for sub in subs if isinstance(sub, dict))
+    return out
+
+
+def _child(node: Any, root: Any, key: str | int) -> Any:
+    """The subschema an object member (``str`` key) or array item (``int``) is checked by."""
+    for branch in _branches(_local(node, root)):
+        branch = _local(branch, root)
+        if not isinstance(branch, dict):
+            continue
+        if isinstance(key, str):
+            props = branch.get("properties")
+            if isinstance(props, dict) and key in props:
+                return props[key]
+        else:
+            prefix = branch.get("prefixItems")
+            if isinstance(prefix, list) and key < len(prefix):
+                return prefix[key]
+            items = branch.get("items")
+            if isinstance(items, list) and key < len(items):
+                return items[key]
+            if isinstance(items, dict):
+                return items
+    for branch in _branches(_local(node, root)):
+        extra = branch.get("additionalProperties") if isinstance(branch, dict) else None
+        if isinstance(key, str) and isinstance(extra, dict):
+            return extra
+    return None
+
+
+def _ordered(value: Any, order: dict[str, int], node: Any = None, root: Any = None) -> Any:
+    """Keys of each object in the order of the subschema that checks it (followed through
+    ``properties``, ``items`` and local ``$ref``s), then in ``order`` (the whole schema's)."""
     if isinstance(value, dict):
-        keys = sorted(value, key=lambda k: (k not in order, order.get(k, 0)))
-        return {k: _ordered(value[k], order) for k in keys}
+        local: dict[str, int] = {}
+        for branch in _branches(_local(node, root)):
+            branch = _local(branch, root)
+            props = branch.get("properties") if isinstance(branch, dict) else None
+            for name in props if isinstance(props, dict) else ():
+                local.setdefault(name, len(local))
+        keys = sorted(
+            value,
+            key=lambda k: (k not in local, local.get(k, 0), k not in order, order.get(k, 0)),
+        )
+        return {k: _ordered(value[k], order, _child(node, root, k), root) for k in keys}
     if isinstance(value, list):
-        return [_ordered(v, order) for v in value]
+        return [_ordered(v, order, _child(node, root, i), root) for i, v in enumerate(value)]
     return value
 
 
 def serialise(data: Any, schema: Any, layout: str) -> bytes | None:
     """The instance as typedgen writes it, or None if it is not UTF-8 encodable."""
-    ordered = _ordered(data, _key_order(schema))
+    ordered = _ordered(data, _key_order(schema), schema, schema)
     if layout == "compact":
         text = json.dumps(ordered, ensure_ascii=False, separators=(",", ":"))
     else:

@@ -17,6 +17,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
+import jsonschema
 import pytest
 
 import typedgen
@@ -146,6 +147,24 @@ def test_the_exponent_domain_is_the_only_limit() -> None:
     assert valid({"type": "integer"}, one) and not accepts(comp, one)
     assert accepts(comp, "1" + "." + "0" * 300)  # without exponent, any length
     assert accepts(comp, "0.1e1") and accepts(comp, "1." + "0" * (M - 1) + "e0")
+
+
+def test_draft_4_integers_have_no_fraction() -> None:
+    """Draft 4 defines an integer as a number "without a fraction or exponent part" (jsonschema's
+    Draft4Validator agrees: 1.0 is not an integer there); later drafts judge the value."""
+    draft4 = "http://json-schema.org/draft-04/schema#"
+    cases = [
+        {"$schema": draft4, "type": "integer", "maximum": 30},
+        {"$schema": draft4, "type": "integer", "enum": [1, 2.0]},
+        {"$schema": draft4, "type": "integer", "multipleOf": 3},
+        {"$schema": draft4, "type": "number", "not": {"type": "integer"}},
+    ]
+    texts = ["1", "1.0", "1e0", "-0", "2", "2.0", "3", "3e0", "2.5", "0.3e1", "-0.0"]
+    for schema in cases:
+        comp = compiled(schema)
+        oracle = jsonschema.Draft4Validator(schema)
+        wrong = [t for t in texts if accepts(comp, t) != oracle.is_valid(json.loads(t))]
+        assert not wrong, (schema, wrong)
 
 
 def test_canonical_keeps_one_spelling() -> None:

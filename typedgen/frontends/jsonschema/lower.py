@@ -640,7 +640,7 @@ class _Lowering(ContainerLowering):
                     )
                 containers.append(self.constant(value))
             elif self.scalar_ok(value, schema, path):
-                scalars.append(self.scalar_texts(value))
+                scalars.append(self.scalar_texts(value, integer_only="number" not in types))
         alts = [*containers]
         if scalars:
             alts.append(self.terminal(path, Alt(tuple(scalars)), "enum"))

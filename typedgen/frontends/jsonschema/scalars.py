@@ -146,11 +146,26 @@ class ScalarLowering(LoweringBase):
                     hi, hi_x = f_hi, False
         return lo, lo_x, hi, hi_x
 
+    def fractionless(self) -> bool:
+        """Drafts 3 and 4 (by the root's ``$schema``): an integer has no fraction or exponent,
+        so ``1.0`` is a number but not an integer there."""
+        dialect = self.root.get("$schema") if isinstance(self.root, dict) else None
+        return isinstance(dialect, str) and ("draft-04" in dialect or "draft-03" in dialect)
+
     def all_number_body(self, schema: dict[str, Any], path: str, *, integer: bool) -> Expr:
         """Every spelling (:mod:`.spellings`): ``1.0`` and ``1e0`` for ``1``, ``-0``..."""
         origin = self.origin(path)
         lo, lo_x, hi, hi_x = self.format_bounds(schema, path, integer=integer)
         k = self.divisor(schema, path)
+        if integer and self.fractionless():
+            return self.attempt(
+                "multipleOf" if k else "minimum",
+                path,
+                lambda: spellings.fractionless_integers(
+                    lo, hi, lo_exclusive=lo_x, hi_exclusive=hi_x, multiple=k or 1, origin=origin
+                ),
+                spellings.fractionless_integers(None, None, origin=origin),
+            )
         whole = integer or k is not None
         build = spellings.all_integers if whole else spellings.all_numbers
         plain = self.attempt(
@@ -184,11 +199,15 @@ class ScalarLowering(LoweringBase):
         k = self.divisor(schema, path)
         return k is None or (v == v.to_integral_value() and int(v) % k == 0)
 
-    def scalar_texts(self, value: Any) -> Expr:
+    def scalar_texts(self, value: Any, *, integer_only: bool = False) -> Expr:
         """The texts of one ``enum`` / ``const`` scalar: every spelling of a number with
-        ``spellings="all"``, its JSON text otherwise."""
+        ``spellings="all"`` (only those of an integer, where drafts 3 and 4 say so and the type
+        is ``integer``), its JSON text otherwise."""
         if self.spellings == "all" and isinstance(value, int | float) and not _is_bool(value):
-            return spellings.value_texts(Decimal(str(value)))
+            v = Decimal(str(value))
+            if integer_only and self.fractionless():
+                return spellings.fractionless_integers(v, v)
+            return spellings.value_texts(v)
         return Lit(_json_literal(value))
 
     def number(self, schema: dict[str, Any], path: str, *, integer: bool) -> Expr:
@@ -220,11 +239,12 @@ class ScalarLowering(LoweringBase):
         drop: list[Expr] = []
         canonical = self.spellings == "canonical"
         if schema.get("_xinteger"):
-            drop.append(
-                negation.unexponented_integers()
-                if canonical
-                else spellings.all_integers(None, None)
-            )
+            if canonical:
+                drop.append(negation.unexponented_integers())
+            elif self.fractionless():
+                drop.append(spellings.fractionless_integers(None, None))
+            else:
+                drop.append(spellings.all_integers(None, None))
         for k in schema.get("_xmultiples", []):
             if canonical:
                 build = functools.partial(numbers.number_multiple_of, k, None, None)

@@ -47,6 +47,7 @@ __all__ = [
     "all_numbers",
     "decided_numbers",
     "exponent_domain",
+    "fractionless_integers",
     "value_texts",
 ]
 
@@ -459,6 +460,28 @@ def all_integers(
     if _holds_zero(d_lo, False, d_hi, False):
         parts.append(_minus_zero(b))
     return simplify(b.alt(*parts))
+
+
+def fractionless_integers(
+    lo: Decimal | None,
+    hi: Decimal | None,
+    *,
+    lo_exclusive: bool = False,
+    hi_exclusive: bool = False,
+    multiple: int = 1,
+    origin: Origin | None = None,
+) -> Expr:
+    """Integers as drafts 3 and 4 define them, "without a fraction or exponent part": the
+    canonical texts and ``-0`` where 0 is in range (and a multiple of everything)."""
+    b = _Build(origin)
+    bounds = numbers._finite_bounds(lo, lo_exclusive, hi, hi_exclusive, origin)
+    if bounds is None:
+        return b.empty
+    i_lo, i_hi = numbers._integer_bounds(*bounds, origin)
+    texts = numbers.integer_multiple_of(multiple, i_lo, i_hi, origin=origin)
+    if (i_lo is None or i_lo <= 0) and (i_hi is None or i_hi >= 0):
+        texts = b.alt(texts, b.lit("-0"))
+    return simplify(texts)
 
 
 def value_texts(value: Decimal, *, origin: Origin | None = None) -> Expr:
