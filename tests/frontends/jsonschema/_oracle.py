@@ -37,7 +37,7 @@ def _multiple_of(validator: Any, divisor: Any, instance: Any, schema: Any) -> It
         yield from _KEYWORDS["multipleOf"](validator, divisor, instance, schema)
         return
     frac = Fraction(str(divisor))
-    sign, digits, exp = instance.as_tuple()
+    _sign, digits, exp = instance.as_tuple()
     assert isinstance(exp, int)
     n = int("".join(map(str, digits)) or "0") * frac.denominator
     if n == 0:
