@@ -247,6 +247,7 @@ class _Converter:
             "template arguments must be names, literals or template uses",
             code="lark-template",
             origin=node.origin,
+            hint="name a rule for a longer argument and pass the name",
         )
 
     def _instantiate(self, node: TemplateUse, inst: _Instance) -> str:
@@ -259,6 +260,7 @@ class _Converter:
                 f"got {len(node.args)}",
                 code="lark-template",
                 origin=node.origin,
+                hint="pass one argument per parameter of the template's definition",
             )
         args = [self._symbol(arg, inst) for arg in node.args]
         name = "{}{{{}}}".format(template, ",".join(args))
@@ -304,6 +306,7 @@ class _Converter:
                         f"have aliases (-> {alias.name})",
                         code="lark-alias-on-inlined-rule",
                         origin=alias.origin,
+                        hint="drop the alias, or rename the rule without the underscore",
                     )
             alts = tuple(self._rule_expr(alt, inst) for alt in node.alts)
             return alts[0] if len(alts) == 1 else Alt(alts, origin=node.origin)

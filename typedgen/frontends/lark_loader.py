@@ -205,12 +205,14 @@ class Loader:
                 f"names starting with a double underscore are reserved ({new.name})",
                 code="lark-reserved-name",
                 origin=new.origin,
+                hint="lark keeps __names for its own anonymous terminals; rename it",
             )
         if not new.is_term and new.name.startswith("_") and "?" in new.modifiers:
             raise GrammarError(
                 f"inlined rules (_rule) cannot use the ?rule modifier ({new.name})",
                 code="lark-modifier",
                 origin=new.origin,
+                hint="an _rule is always inlined: drop the ?",
             )
         self.defs[new.name] = new
 
@@ -222,12 +224,14 @@ class Loader:
                 f"cannot extend {kind} {new.name!r}: it was not defined before",
                 code="lark-extend-undefined",
                 origin=new.origin,
+                hint="define (or %import) it before the %extend",
             )
         if old.is_term != new.is_term or old.params != new.params or old.body is None:
             raise GrammarError(
                 f"cannot extend {kind} {new.name!r}: kind, parameters or declaration differ",
                 code="lark-extend-mismatch",
                 origin=new.origin,
+                hint="extend a rule with a rule and a terminal with a terminal, same parameters",
             )
         assert new.body is not None
         body = Choice((new.body, *old.body.alts), (None, *old.body.aliases), old.body.origin)
@@ -287,6 +291,7 @@ class Loader:
                 f"imports nest deeper than {_MAX_IMPORT_DEPTH} levels (cyclic %import?)",
                 code="lark-import-cycle",
                 origin=origin,
+                hint="break the cycle: move the shared definitions into a grammar both import",
             )
         mangle = _get_mangle("__".join(path), aliases, base_mangle)
         text, source, sub_dir = self._find(path, relative, base_dir, origin)
@@ -341,12 +346,14 @@ class Loader:
                         f"template parameter {param!r} of {d.name!r} conflicts with a rule",
                         code="lark-template",
                         origin=d.origin,
+                        hint="rename the parameter",
                     )
                 if param in d.params[:i]:
                     raise GrammarError(
                         f"duplicate template parameter {param!r} in {d.name!r}",
                         code="lark-template",
                         origin=d.origin,
+                        hint="give each parameter its own name",
                     )
             if d.body is None:
                 continue
@@ -378,6 +385,7 @@ class Loader:
                         f"{len(target.params)}, got {len(node.args)}",
                         code="lark-template",
                         origin=node.origin,
+                        hint="pass one argument per parameter of the template's definition",
                     )
             for arg in node.args:
                 self._check_body(d, arg)

@@ -308,13 +308,17 @@ def _literal(raw: str, kind: TypingLiteral["str", "re"], origin: Origin) -> Lite
     body = raw[: flag_start - 1][1:]
     if kind == "str" and "\n" in raw:
         raise GrammarError(
-            "string literals cannot contain newlines", code="lark-syntax", origin=origin
+            "string literals cannot contain newlines",
+            code="lark-syntax",
+            origin=origin,
+            hint='write the newline as \\n, or close the string with "',
         )
     if kind == "re" and "\n" in raw and "x" not in flags:
         raise GrammarError(
             "regular expressions can contain newlines only with the x (verbose) flag",
             code="lark-syntax",
             origin=origin,
+            hint="write the newline as \\n, close the regexp with /, or add the x flag",
         )
     value = eval_escaping(body, origin)
     if value == "":
@@ -418,7 +422,13 @@ def _refuse_unknown(text: str, pos: int, origin: Origin) -> None:
                 f"llguidance {what} are not supported", code=code, origin=origin, hint=hint
             )
     snippet = text[pos : pos + 20].split("\n")[0]
-    raise GrammarError(f"unexpected input {snippet!r}", code="lark-syntax", origin=origin)
+    raise GrammarError(
+        f"unexpected input {snippet!r}",
+        code="lark-syntax",
+        origin=origin,
+        hint='Lark has rules (name: ...), terminals (NAME: ...), "strings", /regexps/ and'
+        " %directives; comments start with //",
+    )
 
 
 def _tokenize(text: str, lines: _Text) -> list[_Token]:
@@ -494,7 +504,10 @@ class _Parser:
         if tok.type == "_COLON":
             hint = hint or "a colon only follows the name of a new rule or terminal"
         raise GrammarError(
-            f"expected {expected}, got {got}", code="lark-syntax", origin=tok.origin, hint=hint
+            f"expected {expected}, got {got}",
+            code="lark-syntax",
+            origin=tok.origin,
+            hint=hint or f"the grammar needs {expected} here",
         )
 
     # statements
@@ -706,12 +719,14 @@ class _Parser:
                 f"bad repetition range: range start must be >= 0, got {lo}",
                 code="bad-repeat",
                 origin=origin,
+                hint="counts start at 0",
             )
         if hi is not None and hi < lo:
             raise GrammarError(
                 f"bad repetition range {lo}..{hi}: range end must be >= start",
                 code="bad-repeat",
                 origin=origin,
+                hint="write the smaller count first",
             )
         return Repetition(atom, lo, hi, op, origin)
 
@@ -729,7 +744,7 @@ class _Parser:
             return Repetition(inner, 0, 1, "[]", tok.origin)
         return self.value()
 
-    def value(self) -> Node:
+    def value(self, expected: str = "a name, a literal, '(' or '['") -> Node:
         tok = self.peek()
         if tok.type == "STRING":
             self.next()
@@ -748,13 +763,14 @@ class _Parser:
             name = Name(tok.value, tok.origin, False)
             if self.peek().type == "_LBRACE" and self.peek(1).type not in ("NUMBER", "_COMMA"):
                 self.next()
-                args = [self.value()]
+                arg = "a name or a literal (a template argument is one value)"
+                args = [self.value(arg)]
                 while self.accept("_COMMA"):
-                    args.append(self.value())
+                    args.append(self.value(arg))
                 self.expect("_RBRACE", "',' or '}' in the template arguments")
                 return TemplateUse(name, tuple(args), tok.origin)
             return name
-        self.fail("a name, a literal or '('")
+        self.fail(expected)
         raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -766,6 +782,7 @@ def _char_range(start: _Token, end: _Token) -> CharRange:
                 f"range {which} cannot take the i flag",
                 code="lark-bad-range",
                 origin=tok.origin,
+                hint='spell both cases: ("a".."z" | "A".."Z")',
             )
         raw = tok.value[1:-1]
         value = eval_escaping(raw, tok.origin)

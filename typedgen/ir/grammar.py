@@ -140,6 +140,7 @@ class Grammar:
                         f"rule {rule.name!r} is defined twice",
                         code="duplicate-rule",
                         origin=rule.origin,
+                        hint="rename one of them, or merge their alternatives into one rule",
                     )
                 table[rule.name] = rule
         self._rules: dict[str, Rule] = table

@@ -61,10 +61,16 @@ def normalize_ranges(ranges: Iterable[tuple[int, int]]) -> tuple[tuple[int, int]
     items = []
     for lo, hi in ranges:
         if lo > hi:
-            raise GrammarError(f"character range {lo:#x}-{hi:#x} is inverted", code="bad-range")
+            raise GrammarError(
+                f"character range {lo:#x}-{hi:#x} is inverted",
+                code="bad-range",
+                hint="write the lower code point first",
+            )
         if lo < 0 or hi > MAX_CODEPOINT:
             raise GrammarError(
-                f"character range {lo:#x}-{hi:#x} is outside Unicode", code="bad-range"
+                f"character range {lo:#x}-{hi:#x} is outside Unicode",
+                code="bad-range",
+                hint="code points run from 0 to 0x10FFFF",
             )
         items.append((lo, hi))
     items.sort()
@@ -175,13 +181,17 @@ class Repeat(Expr):
     def __post_init__(self) -> None:
         if self.min < 0:
             raise GrammarError(
-                f"repetition minimum {self.min} is negative", code="bad-repeat", origin=self.origin
+                f"repetition minimum {self.min} is negative",
+                code="bad-repeat",
+                origin=self.origin,
+                hint="counts start at 0",
             )
         if self.max is not None and self.max < self.min:
             raise GrammarError(
                 f"repetition range {{{self.min},{self.max}}}: the end must be >= the start",
                 code="bad-repeat",
                 origin=self.origin,
+                hint="write the smaller count first",
             )
 
     def children(self) -> tuple[Expr, ...]:

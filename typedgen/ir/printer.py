@@ -110,7 +110,20 @@ def _repeat_suffix(node: Repeat) -> str:
     return f"{{{lo},{hi}}}"
 
 
-def _expr(node: Expr, context: int) -> str:
+def _children(node: Expr) -> tuple[tuple[Expr, ...], int] | None:
+    """The operands of an inner node and the precedence they are printed in (None: a leaf)."""
+    if isinstance(node, Alt) and node.items:
+        return node.items, _AND
+    if isinstance(node, Intersect):
+        return node.items, _SEQ
+    if isinstance(node, Seq) and node.items:
+        return node.items, _UNARY
+    if isinstance(node, Repeat | Complement):
+        return (node.item,), _UNARY
+    return None
+
+
+def _leaf(node: Expr) -> str:
     if isinstance(node, Lit):
         return _lit_text(node.data)
     if isinstance(node, CharClass):
@@ -118,33 +131,45 @@ def _expr(node: Expr, context: int) -> str:
     if isinstance(node, Ref):
         return node.name
     if isinstance(node, Alt):
-        if not node.items:
-            return "%void"
-        text = " | ".join(_expr(item, _AND) for item in node.items)
-        prec = _ALT
+        return "%void"
+    if isinstance(node, Seq):
+        return '""'
+    raise TypeError(f"unknown IR node {type(node).__name__}")  # pragma: no cover
+
+
+def _join(node: Expr, parts: list[str], context: int) -> str:
+    if isinstance(node, Repeat | Complement):
+        inner = f"({parts[0]})" if isinstance(node.item, Repeat | Complement) else parts[0]
+        return inner + _repeat_suffix(node) if isinstance(node, Repeat) else "~" + inner
+    if isinstance(node, Alt):
+        text, prec = " | ".join(parts), _ALT
     elif isinstance(node, Intersect):
-        text = " & ".join(_expr(item, _SEQ) for item in node.items)
-        prec = _AND
-    elif isinstance(node, Seq):
-        if not node.items:
-            return '""'
-        text = " ".join(_expr(item, _UNARY) for item in node.items)
-        prec = _SEQ
-    elif isinstance(node, Repeat):
-        inner = _expr(node.item, _UNARY)
-        if isinstance(node.item, Repeat | Complement):
-            inner = f"({inner})"
-        return inner + _repeat_suffix(node)
-    elif isinstance(node, Complement):
-        inner = _expr(node.item, _UNARY)
-        if isinstance(node.item, Repeat | Complement):
-            inner = f"({inner})"
-        return "~" + inner
-    else:  # pragma: no cover - exhaustive over node kinds
-        raise TypeError(f"unknown IR node {type(node).__name__}")
-    if prec < context:
-        return f"({text})"
-    return text
+        text, prec = " & ".join(parts), _AND
+    else:
+        text, prec = " ".join(parts), _SEQ
+    return f"({text})" if prec < context else text
+
+
+def _expr(node: Expr, context: int) -> str:
+    """Post-order over an explicit stack: deep IR (a bound of hundreds of digits nests hundreds
+    of levels) prints without running into Python's recursion limit."""
+    stack: list[tuple[Expr, int, bool]] = [(node, context, False)]
+    done: list[str] = []
+    while stack:
+        item, ctx, expanded = stack.pop()
+        kids = _children(item)
+        if kids is None:
+            done.append(_leaf(item))
+        elif not expanded:
+            stack.append((item, ctx, True))
+            operands, prec = kids
+            stack.extend((child, prec, False) for child in reversed(operands))
+        else:
+            n = len(kids[0])
+            parts = done[-n:]
+            del done[-n:]
+            done.append(_join(item, parts, ctx))
+    return done[0]
 
 
 def print_expr(node: Expr) -> str:

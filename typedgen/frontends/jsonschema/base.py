@@ -18,6 +18,7 @@ from typedgen.errors import (
 from typedgen.frontends.jsonschema.layout import Whitespace
 from typedgen.frontends.jsonschema.resolve import Resolver
 from typedgen.frontends.jsonschema.strings import encode_text
+from typedgen.frontends.jsonschema.wellformed import SchemaShapes
 from typedgen.ir.grammar import DeferredCheck, Grammar, Lexing, Rule
 from typedgen.ir.nodes import Alt, Expr, Lit, Ref, Seq
 from typedgen.ir.origin import Origin
@@ -118,6 +119,7 @@ def _num(value: Any, keyword: str, path: str) -> Decimal:
             keyword=keyword,
             path=path,
             code="schema-malformed",
+            hint="give a JSON number",
         )
     return Decimal(str(value))
 
@@ -132,6 +134,7 @@ def _count(schema: Mapping[str, Any], keyword: str, path: str) -> int | None:
             keyword=keyword,
             path=path,
             code="schema-malformed",
+            hint="give a count such as 0 or 3",
         )
     return int(value)
 
@@ -168,6 +171,10 @@ class LoweringBase:
         self.layout = layout
         self.source = source
         self.validator = validator
+        self.shapes = SchemaShapes()
+        self.shapes.check(schema, "#")
+        for uri, document in (resources or {}).items():
+            self.shapes.check(document, f"{uri}#")
         self.resolver = Resolver(schema, resources)
         self.rules: dict[str, Rule] = {}
         self.terminals: dict[Expr, str] = {}

@@ -117,11 +117,13 @@ class _Lowering(ContainerLowering):
             return _VOID
         if not isinstance(schema, dict):
             raise SchemaError(
-                f"a schema must be an object or a boolean, not {json.dumps(schema)[:40]}",
+                f"a schema must be an object or a boolean, not {_shown(schema)}",
                 keyword="schema",
                 path=path,
                 code="schema-malformed",
+                hint="write {} (anything), false (nothing) or an object of keywords",
             )
+        self.shapes.check(schema, path)  # reached through an unusual $ref: not checked yet
         if ("$ref" in schema and len(schema) == 1) or (
             "$ref" in schema and set(schema) - {"$ref"} <= ANNOTATIONS
         ):
@@ -221,11 +223,13 @@ class _Lowering(ContainerLowering):
             return [False]
         if not isinstance(schema, dict):
             raise SchemaError(
-                "a schema must be an object or a boolean",
+                f"a schema must be an object or a boolean, not {_shown(schema)}",
                 keyword="schema",
                 path=path,
                 code="schema-malformed",
+                hint="write {} (anything), false (nothing) or an object of keywords",
             )
+        self.shapes.check(schema, path)
         out: list[Any] = []
         own = {k: v for k, v in schema.items() if k not in ("$ref", "allOf")}
         own = self.normalize(own, path)
@@ -258,6 +262,7 @@ class _Lowering(ContainerLowering):
                     keyword="allOf",
                     path=path,
                     code="schema-malformed",
+                    hint="list at least one schema, or drop allOf",
                 )
             self.note(path, "allOf", "grammar", "merged as an intersection")
             for i, sub in enumerate(all_of):
@@ -448,6 +453,7 @@ class _Lowering(ContainerLowering):
                 keyword=keyword,
                 path=path,
                 code="schema-malformed",
+                hint=f"list at least one schema, or drop {keyword}",
             )
         remaining = {
             "_anyOfs": [g for k, g in groups[1:] if k == "anyOf"],
@@ -619,7 +625,11 @@ class _Lowering(ContainerLowering):
         values = schema["enum"]
         if not isinstance(values, list):
             raise SchemaError(
-                "enum must be an array", keyword="enum", path=path, code="schema-malformed"
+                "enum must be an array",
+                keyword="enum",
+                path=path,
+                code="schema-malformed",
+                hint='list the allowed values: "enum": [...]',
             )
         self.note(path, "enum", "grammar", f"{len(values)} value(s)")
         scalars: list[Expr] = []
@@ -771,10 +781,9 @@ def lower_schema(
                 keyword="schema",
                 path="#",
                 code="schema-malformed",
+                hint="pass a dict, a bool, or the schema as JSON text",
             ) from None
     mode: Mode = "explain" if explain else ("strict" if strict else "relaxed")
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 20_000))
     lowering = _Lowering(
         schema,
         mode=mode,
@@ -786,6 +795,8 @@ def lower_schema(
         formats=formats,
         key_order=key_order,
     )
+    limit = sys.getrecursionlimit()  # raised only inside the try, so always restored
+    sys.setrecursionlimit(max(limit, 20_000))
     try:
         grammar = lowering.run()
     except RecursionError:
@@ -805,6 +816,15 @@ def lower_schema(
     finally:
         sys.setrecursionlimit(limit)
     return Lowered(grammar, lowering.verdicts)
+
+
+def _shown(value: Any) -> str:
+    """A short JSON rendering of a malformed value, for messages."""
+    try:
+        text = json.dumps(value, default=repr)
+    except (TypeError, ValueError, RecursionError):
+        text = type(value).__name__
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _historic(dialect: object) -> bool:

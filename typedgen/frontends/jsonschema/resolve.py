@@ -56,7 +56,7 @@ def child_schemas(schema: Mapping[str, Any], pointer: str) -> Iterator[tuple[Any
             yield value, f"{pointer}/{esc}"
         elif key in SCHEMA_MAPS and isinstance(value, dict):
             for name, sub in value.items():
-                if isinstance(sub, dict | bool):
+                if isinstance(name, str) and isinstance(sub, dict | bool):
                     sub_esc = name.replace("~", "~0").replace("/", "~1")
                     yield sub, f"{pointer}/{esc}/{sub_esc}"
         elif key in SCHEMA_ARRAYS and isinstance(value, list):
@@ -84,8 +84,8 @@ class Resolver:
         first_base = uri
         while stack:
             schema, base, ptr = stack.pop()
-            if not isinstance(schema, dict):
-                continue
+            if not isinstance(schema, dict) or id(schema) in self._base:
+                continue  # a Python dict may hold itself: each object is indexed once
             sid = schema.get("$id")
             if isinstance(sid, str):
                 base = urldefrag(_join(base, sid))[0]

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from typedgen.frontends.sql.lexicon import Lexicon, Role, basic_terminal
-from typedgen.frontends.sql.tables import DialectTables
+from typedgen.frontends.sql.tables import DialectTables, Function
 from typedgen.ir.grammar import Grammar, Rule
 from typedgen.ir.nodes import Alt, CharClass, Expr, Intersect, Lit, Ref, Repeat, Seq
 from typedgen.ir.origin import Origin
@@ -521,13 +521,10 @@ class _Builder:
         else:
             self.rule("postfix", r("primary"))
         cast_body = self.parens(r("expr"), kw("AS"), r("data_type"))
-        primaries: list[Expr] = [
-            r("literal"),
-            r("column_ref"),
-            r("call"),
-            self.parens(r("expr")),
-            self.parens(r("query")),
-        ]
+        primaries: list[Expr] = [r("literal"), r("column_ref")]
+        if self.callable_functions() or (self.o.functions is None and self.has("anonymous")):
+            primaries.append(r("call"))  # functions=[] (or none the dialect knows): no calls
+        primaries += [self.parens(r("expr")), self.parens(r("query"))]
         if types:
             primaries.append(_seq(kw("CAST"), cast_body))
         if self.has("try_cast") and types:
@@ -568,10 +565,15 @@ class _Builder:
         self.calls()
         self.window()
 
-    def calls(self) -> None:
+    def callable_functions(self) -> tuple[Function, ...]:
+        """The dialect's functions that ``functions=`` (when given) names."""
         funcs = self.t.functions
         if self.o.functions is not None:
             funcs = tuple(f for f in funcs if f.name in self.o.functions)
+        return tuple(funcs)
+
+    def calls(self) -> None:
+        funcs = self.callable_functions()
         for func in funcs:
             self.lex.function(func.name, func.arity, func.aggregate)
         # COUNT(*) is COUNT's own syntax: COUNT gets its own terminal, not its arity group's.
@@ -643,7 +645,8 @@ class _Builder:
             # does not model); a `functions=` list leaves them out.
             args = _opt(self.sep(self.r("expr")))
             calls.append(_seq(Ref("IDENT"), self.p("("), args, self.p(")"), over))
-        self.rule("call", _alt(*calls))
+        if calls:
+            self.rule("call", _alt(*calls))
         types: dict[tuple[int, ...], list[str]] = {}
         for role, terminals in by_role.items():
             if role.type_params:

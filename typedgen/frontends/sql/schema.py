@@ -78,28 +78,28 @@ def _from_mapping(schema: Mapping[Any, Any]) -> SqlSchema:
 def _from_ddl(ddl: str, dialect: str) -> SqlSchema:
     import sqlglot
     from sqlglot import expressions as exp
-    from sqlglot.errors import ParseError
+    from sqlglot.errors import SqlglotError
 
-    try:
+    tables: dict[str, dict[str, str]] = {}
+    try:  # sqlglot raises TokenError (an unclosed quote) as well as ParseError
         statements = sqlglot.parse(ddl, read=dialect)
-    except ParseError as err:
+        for statement in statements:
+            if not isinstance(statement, exp.Create) or statement.kind != "TABLE":
+                continue
+            target = statement.this
+            if not isinstance(target, exp.Schema):
+                continue
+            name = target.this.name
+            columns = {
+                col.name: (col.args["kind"].sql(dialect=dialect) if col.args.get("kind") else "")
+                for col in target.expressions
+                if isinstance(col, exp.ColumnDef)
+            }
+            tables[name] = columns
+    except SqlglotError as err:
         raise _error(
             f"the schema DDL does not parse as {dialect or 'SQL'}: {err}", "fix the DDL"
         ) from err
-    tables: dict[str, dict[str, str]] = {}
-    for statement in statements:
-        if not isinstance(statement, exp.Create) or statement.kind != "TABLE":
-            continue
-        target = statement.this
-        if not isinstance(target, exp.Schema):
-            continue
-        name = target.this.name
-        columns = {
-            col.name: (col.args["kind"].sql(dialect=dialect) if col.args.get("kind") else "")
-            for col in target.expressions
-            if isinstance(col, exp.ColumnDef)
-        }
-        tables[name] = columns
     if not tables:
         raise _error("the schema DDL has no CREATE TABLE statements", "pass CREATE TABLE ...")
     return SqlSchema(tables)

@@ -162,6 +162,7 @@ def validate_grammar(grammar: Grammar) -> None:
                 f"%ignore names {name!r}, which is not a terminal of the grammar",
                 code="bad-ignore",
                 origin=grammar.origin,
+                hint="%ignore a terminal (an upper-case name, a string or a regexp)",
             )
     for name in grammar.reserved:
         rule = grammar.rules.get(name)
