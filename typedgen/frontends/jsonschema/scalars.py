@@ -29,6 +29,8 @@ __all__ = ["ScalarLowering"]
 _LONG_STRING = 512
 """Above this ``maxLength`` a string's characters are counted by rules, in chunks."""
 _CHUNK = 128
+MAX_COUNTED_LENGTH = 1 << 20
+"""Largest ``maxLength`` the grammar counts (8,192 chunk rules); a larger one is refused."""
 
 
 class ScalarLowering(LoweringBase):
@@ -368,6 +370,23 @@ class ScalarLowering(LoweringBase):
         )
         if hi is None or hi <= _LONG_STRING or lo > hi or not plain:
             return None
+        if hi > MAX_COUNTED_LENGTH:  # 2**20 takes seconds to compile, 2**31 would take hours
+            self.refuse(
+                "maxLength",
+                path,
+                f"{hi} characters are more than the {MAX_COUNTED_LENGTH:,} a grammar counts",
+                "lower maxLength, or pass strict=False to check it after decoding",
+            )
+            if lo > _LONG_STRING:
+                self.refuse(
+                    "minLength",
+                    path,
+                    f"{lo} characters next to a maxLength left to the validator",
+                    "lower the bounds, or pass strict=False to check them after decoding",
+                )
+                lo = 0
+            body = encode(length_expr(lo, None))
+            return self.terminal(path, Seq((Lit(b'"'), body, Lit(b'"'))), "str")
         chunks, rest = divmod(hi, _CHUNK)
         chunk = self.terminal(path, encode(length_expr(_CHUNK, _CHUNK)), "chunk")
         tail: Expr = self.terminal(
