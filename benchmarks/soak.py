@@ -13,7 +13,7 @@ model with a reasoning scratchpad), and so do the call styles (a reused ``Genera
 and ``on_max_tokens`` (every other call closes the output with the grammar's shortest completion
 when the budget ends; the others raise ``IncompleteOutputError``, counted as an outcome).
 Every ``--every`` generations the script reads ``VmRSS`` from ``/proc/self/status`` and prints a
-row; the shared engine memos' sizes are shown beside it where the engine exposes them. The
+row, with each grammar's interned engine states (``CompiledGrammar.stats()``) beside it. The
 verdict compares the last quarter of the run with the second: memory is bounded when RSS stops
 growing once the grammars are warm. ``--tracemalloc`` also prints where Python allocations grew
 between the first sample after warm-up and the end (it slows the run down).
@@ -117,18 +117,29 @@ def output_types() -> dict[str, tuple[object, bool]]:
 
 
 def engine_sizes(generators: dict[str, typedgen.Generator]) -> dict[str, int]:
-    """Interned states and cached masks of each shared engine, where the engine says (diagnostic
-    only: these are the Python engine's private memos; another engine may expose none)."""
+    """Interned states and cached masks of each grammar's engine, from
+    ``CompiledGrammar.stats()`` (whichever engine runs; keys it does not report are left out)."""
     sizes: dict[str, int] = {}
     for name, gen in generators.items():
-        engine = getattr(gen.compiled(), "_engine", None)
-        states = getattr(engine, "n_states", None)
-        if callable(states):
-            sizes[f"{name}.states"] = int(states())
-        masks = getattr(engine, "_mask", None)
-        if isinstance(masks, dict):
-            sizes[f"{name}.masks"] = len(masks)
+        stats = gen.compiled().stats()
+        for key in ("states", "masks_cached", "mask_evictions"):
+            if key in stats:
+                sizes[f"{name}.{key}"] = int(stats[key])
     return sizes
+
+
+def engine_mib(generators: dict[str, typedgen.Generator]) -> float | None:
+    """MiB the runtime holds for these grammars' engines (interned structure and bounded
+    caches), as the compiler's memory cache counts it; ``None`` where the runtime does not say.
+    RSS minus this is everything else: model, tokenizer, Python objects, allocator slack."""
+    try:
+        from typedgen.compiler.compiled import runtime
+    except ImportError:
+        return None
+    nbytes = getattr(runtime(), "nbytes", None)
+    if not callable(nbytes):
+        return None
+    return sum(int(nbytes(gen.compiled())) for gen in generators.values()) / (1 << 20)
 
 
 def main() -> None:
@@ -213,7 +224,10 @@ def main() -> None:
 
     started = time.perf_counter()
     done = calls = 0
-    header = f"{'generations':>11} {'seconds':>8} {'RSS MiB':>8} {'delta':>7}  engine memos"
+    header = (
+        f"{'generations':>11} {'seconds':>8} {'RSS MiB':>8} {'delta':>7} {'engines':>8}"
+        f" {'other':>7}  engine states"
+    )
     print(header)
     last = rss_mib()
     while done < args.generations:
@@ -223,11 +237,20 @@ def main() -> None:
             gc.collect()
             rss = rss_mib()
             sizes = engine_sizes(generators)
-            row = {"generations": done, "seconds": time.perf_counter() - started, "rss_mib": rss}
+            engines = engine_mib(generators)
+            row = {
+                "generations": done,
+                "seconds": time.perf_counter() - started,
+                "rss_mib": rss,
+                "engine_mib": engines,
+            }
             samples.append({**row, "engine": sizes})
             memo = ", ".join(f"{k}={v}" for k, v in sizes.items() if k.endswith(".states"))
+            held = "-" if engines is None else f"{engines:.1f}"
+            other = "-" if engines is None else f"{rss - engines:.1f}"
             print(
-                f"{done:>11} {row['seconds']:>8.1f} {rss:>8.1f} {rss - last:>+7.1f}  {memo}",
+                f"{done:>11} {row['seconds']:>8.1f} {rss:>8.1f} {rss - last:>+7.1f}"
+                f" {held:>8} {other:>7}  {memo}",
                 flush=True,
             )
             last = rss
@@ -247,12 +270,20 @@ def main() -> None:
         f" the end ({slope:+.2f} MiB per 100 generations since then; last quarter"
         f" {min(late):.1f}..{max(late):.1f} MiB)"
     )
+    at = samples[min(len(samples) - 1, quarter)]
+    if at["engine_mib"] is not None and samples[-1]["engine_mib"] is not None:
+        held = samples[-1]["engine_mib"] - at["engine_mib"]
+        rest = (final - samples[-1]["engine_mib"]) - (at["rss_mib"] - at["engine_mib"])
+        print(
+            f"of the growth since then: engines {held:+.1f} MiB (bounded by EngineLimits per"
+            f" grammar), everything else {rest:+.1f} MiB"
+        )
     print(
         "verdict: "
         + (
             "plateau (bounded)"
             if abs(slope) < 1.0
-            else "still growing: look at the engine memos and --tracemalloc"
+            else "still growing: look at the engine states and --tracemalloc"
         )
     )
     if args.tracemalloc and snapshot is not None:
