@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 import sqlglot
-from pydantic import BaseModel, Field
-
 import typedgen
-import typedgen_llamacpp
+from pydantic import BaseModel, Field
 from typedgen._bundled import smollm2_gguf_path, smollm2_tokenizer
 from typedgen.dsl import v_args
+
+import typedgen_llamacpp
 
 llama_cpp = pytest.importorskip("llama_cpp")
 
@@ -63,9 +63,25 @@ ROBOT_PROMPT = (
 
 @pytest.fixture(scope="module")
 def llama() -> Any:
-    return llama_cpp.Llama(
-        str(smollm2_gguf_path()), n_ctx=2048, n_threads=2, seed=0, verbose=False
-    )
+    """The bundled GGUF file, loaded with llama.cpp's CPU weight repacking off.
+
+    llama-cpp-python 0.3.36 built here (an AVX-512/AMX CPU) segfaults in ``llama_decode`` on any
+    batch of more than one token when weights are repacked (``use_extra_bufts``, on by default;
+    reproduced without typedgen by a plain ``create_completion``), so the model parameters are
+    taken with it off.
+    """
+    defaults = llama_cpp.llama_model_default_params
+
+    def no_repack() -> Any:
+        params = defaults()
+        params.use_extra_bufts = False
+        return params
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(llama_cpp.llama.llama_cpp, "llama_model_default_params", no_repack)
+        return llama_cpp.Llama(
+            str(smollm2_gguf_path()), n_ctx=2048, n_threads=2, seed=0, verbose=False
+        )
 
 
 def test_vocabulary_matches_the_hf_tokenizer(llama: Any) -> None:
@@ -101,7 +117,9 @@ def test_dsl(llama: Any) -> None:
 
 
 def test_processor_in_create_completion(llama: Any) -> None:
-    processor = typedgen_llamacpp.LogitsProcessor.for_type(typedgen.Regex(r"[0-9]{3}-[0-9]{4}"), llama)
+    processor = typedgen_llamacpp.LogitsProcessor.for_type(
+        typedgen.Regex(r"[0-9]{3}-[0-9]{4}"), llama
+    )
     out = llama.create_completion(
         "A phone number:", max_tokens=20, temperature=0.8, seed=3,
         logits_processor=llama_cpp.LogitsProcessorList([processor]),

@@ -21,7 +21,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-
 import typedgen
 from typedgen import reasoning as _scratch
 from typedgen.binding import binder_for
@@ -98,7 +97,7 @@ class LogitsProcessor:
         self._prompt: int | None = None
         size = compiled.vocabulary.size
         self._words = np.zeros((size + 31) // 32, dtype=np.int32)
-        self._size = size
+        self._out: npt.NDArray[np.single] | None = None
         self.refused = False
         """A token outside the grammar arrived (only EOS is allowed from then on)."""
 
@@ -124,15 +123,19 @@ class LogitsProcessor:
             if self.refused or not matcher.accept_token(int(token)):
                 self.refused = True
                 break
+        n = len(scores)
+        out = self._out if self._out is not None and len(self._out) == n else None
+        if out is None:
+            out = self._out = np.empty(n, dtype=np.single)
+        out.fill(-np.inf)
         if self.refused or matcher.is_terminated():
-            allowed = np.zeros(len(scores), dtype=bool)
-            allowed[[i for i in self.compiled.vocabulary.eos_ids if i < len(scores)]] = True
+            eos = [i for i in self.compiled.vocabulary.eos_ids if i < n]
+            out[eos] = scores[eos]
         else:
             matcher.fill_next_token_bitmask(self._words)
-            bits = np.unpackbits(self._words.view(np.uint8), bitorder="little")
-            allowed = bits[: len(scores)].astype(bool)
-        scores[~allowed] = -np.inf
-        return scores
+            allowed = np.unpackbits(self._words.view(np.uint8), count=n, bitorder="little")
+            np.copyto(out, scores, where=allowed.view(np.bool_))
+        return out
 
 
 def llama_grammar(
