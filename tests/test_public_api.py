@@ -22,6 +22,7 @@ EXPECTED = {
     "Attempt",
     "BindingError",
     "CliError",
+    "EngineUnavailableError",
     "DSLValueError",
     "ErrorCode",
     "MissingBundledModelError",

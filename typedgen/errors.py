@@ -43,6 +43,7 @@ __all__ = [
     "CompileError",
     "DSLValueError",
     "DecodeError",
+    "EngineUnavailableError",
     "ErrorCode",
     "GenerationError",
     "GrammarError",
@@ -115,6 +116,8 @@ ErrorCode = Literal[
     "prompt-messages",
     "prompt-empty",
     "rollback-range",
+    "bitmask-shape",
+    "native-unavailable",
     # regular expressions (Regex, JSON Schema pattern)
     "regex-syntax",
     "regex-type",
@@ -371,6 +374,13 @@ class CliError(TypedgenError):
     """A usage or input error the command line reports without a traceback (exit status 2)."""
 
     default_code: ErrorCode = "cli-usage"
+
+
+class EngineUnavailableError(TypedgenError, ImportError):
+    """The native core was required (``TYPEDGEN_ENGINE=native`` or ``engine="native"``) but
+    its extension module cannot be imported."""
+
+    default_code: ErrorCode = "native-unavailable"
 
 
 class GenerationError(TypedgenError):

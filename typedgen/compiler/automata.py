@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from typedgen.compiler.backend import native_module, selected_engine
 from typedgen.compiler.utf8 import utf8_sequences
-from typedgen.errors import CompileBudgetError, GrammarError
+from typedgen.errors import CompileBudgetError, ErrorCode, GrammarError
 from typedgen.ir.nodes import (
     MAX_CODEPOINT,
     Alt,
@@ -547,6 +547,13 @@ def _python_build(
 
 
 _OP_LIT, _OP_CLASS, _OP_SEQ, _OP_ALT, _OP_REPEAT, _OP_REF, _OP_INTERSECT, _OP_COMPLEMENT = range(8)
+NATIVE_BUDGET_CODES: dict[str, ErrorCode] = {
+    "dfa-budget": "dfa-budget",
+    "nfa-budget": "nfa-budget",
+    "lexer-budget": "lexer-budget",
+    "token-table-budget": "token-table-budget",
+}
+"""The budget codes the native core raises, typed (an unknown one is a KeyError: a bug)."""
 _HINTS = {
     0: "simplify the pattern (large counted repetitions multiply states) or raise the budget",
     1: "lower the counted repetition (e.g. a maxLength)",
@@ -612,7 +619,8 @@ def _native_build(
             prog, [(r.trans, r.accept) for r in refs], min(budget, 2**31 - 1)
         )
     except native.BudgetError as exc:
-        code, message, node, detail = exc.args
+        raw_code, message, node, detail = exc.args
+        code = NATIVE_BUDGET_CODES[raw_code]
         where = None
         if node >= 0 and detail >= 0:
             where = nodes[node].origin or origin

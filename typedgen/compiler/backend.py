@@ -14,6 +14,8 @@ import warnings
 from types import ModuleType
 from typing import Literal
 
+from typedgen.errors import EngineUnavailableError, OptionError
+
 __all__ = ["EngineKind", "native_module", "resolve_engine", "selected_engine"]
 
 EngineKind = Literal["native", "python"]
@@ -59,10 +61,10 @@ def native_module() -> ModuleType:
     mod = _import_native()
     if mod is None:
         reason = _IMPORT_ERROR[0] if _IMPORT_ERROR else "not built"
-        raise ImportError(
-            f"typedgen's native core is not available ({reason}); reinstall typedgen"
-            " (`pip install .` builds it with CMake and a C++17 compiler) or set"
-            " TYPEDGEN_ENGINE=python"
+        raise EngineUnavailableError(
+            f"typedgen's native core is not available ({reason})",
+            hint="reinstall typedgen (`pip install .` builds it with CMake and a C++17"
+            " compiler) or set TYPEDGEN_ENGINE=python",
         )
     return mod
 
@@ -76,9 +78,10 @@ def resolve_engine(requested: str | None) -> EngineKind:
         native_module()
         return "native"
     if choice != "auto":
-        raise ValueError(
-            f"unknown engine {choice!r}: TYPEDGEN_ENGINE (or engine=) is 'auto', 'native' or"
-            " 'python'"
+        raise OptionError(
+            f"unknown engine {choice!r}",
+            code="option-value",
+            hint="TYPEDGEN_ENGINE (or engine=) is 'auto', 'native' or 'python'",
         )
     if _import_native() is not None:
         return "native"

@@ -28,6 +28,7 @@ from typedgen.compiler.backend import resolve_engine
 from typedgen.compiler.compiled import CompiledGrammar, EngineLimits, runtime
 from typedgen.compiler.lowering import lower
 from typedgen.compiler.trie import load_or_build_trie, token_features
+from typedgen.errors import OptionError
 from typedgen.ir.grammar import Grammar
 
 if TYPE_CHECKING:
@@ -66,7 +67,11 @@ class Compiler:
         limits: EngineLimits | None = None,
     ) -> None:
         if cache_bytes < 0:
-            raise ValueError("cache_bytes must be >= 0")
+            raise OptionError(
+                f"cache_bytes must be >= 0, not {cache_bytes}",
+                code="option-value",
+                hint="0 keeps nothing in memory",
+            )
         self.cache_bytes = int(cache_bytes)
         self.disk_cache = disk_cache
         self.engine = engine

@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from typedgen.compiler.backend import native_module
+from typedgen.errors import OptionError
 from typedgen.runtime.matcher import _TERMINATED, Matcher
 from typedgen.runtime.native import NativeEngine
 
@@ -38,14 +39,25 @@ def fill_batch(
 ) -> None:
     """Write matcher ``i``'s next-token mask into row ``rows[i]`` (default ``i``) of the
     ``(n_rows, ceil(V/32))`` int32 ``bitmask``; a terminated matcher's row allows nothing."""
+    hint = "pass an int32 array of shape (rows, ceil(V/32)) and one row index per matcher"
     if bitmask.ndim != 2:
-        raise ValueError("fill_batch needs a 2-D (rows x words) int32 bitmask")
+        raise OptionError(
+            f"fill_batch needs a 2-D (rows x words) bitmask, not {bitmask.ndim}-D",
+            code="bitmask-shape",
+            hint=hint,
+        )
     targets = list(range(len(matchers))) if rows is None else [int(r) for r in rows]
     if len(targets) != len(matchers):
-        raise ValueError("fill_batch: one row index per matcher")
+        raise OptionError(
+            f"fill_batch: {len(targets)} row indices for {len(matchers)} matchers",
+            code="bitmask-shape",
+            hint=hint,
+        )
     for r in targets:
         if not 0 <= r < bitmask.shape[0]:
-            raise IndexError(f"bitmask row {r} outside [0, {bitmask.shape[0]})")
+            raise OptionError(
+                f"bitmask row {r} outside [0, {bitmask.shape[0]})", code="bitmask-shape", hint=hint
+            )
     direct = bitmask.dtype == np.int32 and bitmask.flags.c_contiguous and bitmask.flags.writeable
     handles, states, native_rows = [], [], []
     for m, r in zip(matchers, targets, strict=True):

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from typedgen.errors import OptionError
 from typedgen.runtime.engine import DEAD
 
 if TYPE_CHECKING:
@@ -138,8 +139,10 @@ class Matcher:
     def rollback(self, n_tokens: int = 1) -> None:
         """Undo the last ``n_tokens`` accepted tokens (or byte chunks)."""
         if n_tokens < 0 or n_tokens >= len(self._history):
-            raise ValueError(
-                f"cannot roll back {n_tokens} steps: {len(self._history) - 1} were accepted"
+            raise OptionError(
+                f"cannot roll back {n_tokens} steps: {len(self._history) - 1} were accepted",
+                code="rollback-range",
+                hint="roll back at most num_accepted steps",
             )
         if n_tokens:
             del self._history[-n_tokens:]

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from typedgen.compiler.automata import NATIVE_BUDGET_CODES
 from typedgen.compiler.backend import native_module
 from typedgen.compiler.trie import token_features
 from typedgen.errors import CompileBudgetError
@@ -148,7 +149,7 @@ class NativeEngine:
                 hint="terminals that share long prefixes with different structure multiply"
                 " lexer states; merge or simplify them",
             )
-        return CompileBudgetError(message, code=code)
+        return CompileBudgetError(message, code=NATIVE_BUDGET_CODES[code])
 
     def prepare(self) -> None:
         """Build the first token table (compile-time budgets raise here)."""
