@@ -61,9 +61,21 @@ OPEN = [
         " is a MemoryError in `item * expr.min`)",
     ),
     Found(
+        "lark-huge-repeat",
+        Case("lark", {"text": 'start: /[a-z]+/ | /\\w+/~399999999999 "a".."z"\n'}),
+        "engine (compiler/lowering.py _lower_repeat): MemoryError building `item * expr.min`"
+        " for a repeat count of 4e11; no budget refuses it first",
+    ),
+    Found(
         "json-minlength-2-31",
         Case("jsonschema", {"schema": {"minLength": 2147483648}}),
         "engine (compiler/automata.py encode_expr): OverflowError, a repeat count past int32",
+    ),
+    Found(
+        "json-245-digit-minimum",
+        Case("jsonschema", {"schema": {"minimum": 1.072e245}}),
+        "engine (compiler/automata.py expr_to_dfa): RecursionError on the number grammar of a"
+        " long bound, which nests one level per digit (the IR printer had the same limit)",
     ),
     Found(
         "regex-wide-repeat",
