@@ -41,6 +41,17 @@ numbers: st.SearchStrategy[Any] = st.one_of(
 )
 
 json_scalars = st.one_of(st.none(), st.booleans(), numbers, small_text)
+json_values: st.SearchStrategy[Any] = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-(2**70), 2**70),
+        st.floats(allow_nan=False, allow_infinity=False),
+        small_text,
+    ),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(small_text, inner, max_size=3),
+    max_leaves=5,
+)
 junk: st.SearchStrategy[Any] = st.recursive(
     json_scalars,
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(small_text, inner, max_size=3),
@@ -266,8 +277,23 @@ _OTHER_KEYS = [
 _KEYWORDS = _SCHEMA_KEYS + _LIST_KEYS + _NUMBER_KEYS + _OTHER_KEYS
 
 
-def _keyword_value(draw: Any, key: str, depth: int) -> Any:
-    sub = json_schemas(depth + 1)
+_COUNT_KEYS = frozenset(
+    k
+    for k in _NUMBER_KEYS
+    if k.startswith(("minL", "maxL", "minI", "maxI", "minP", "maxP", "minC", "maxC"))
+)
+_COUNTS = st.one_of(
+    st.integers(0, 6), st.sampled_from([0, 1, 2, 100, 1000, 2**16, 2**31 - 1, 2**31, 2**64])
+)
+_BOUNDS = st.one_of(
+    st.integers(-100, 100), st.sampled_from([0.5, -2.5, 1e-7, 1e20, 1.5e300, 10**30, -(2**63)])
+)
+_MULTIPLES = st.sampled_from([1, 2, 3, 10, 0.5, 0.1, 0.01, 1e-9, 7, 2**40])
+
+
+def _keyword_value(draw: Any, key: str, depth: int, mood: _Mood | None = None) -> Any:
+    mood = mood or _Mood(True)
+    sub = json_schemas(depth + 1, mood)
     if key == "properties":
         return draw(st.dictionaries(names, sub, max_size=3))
     if key == "items" and draw(st.integers(0, 3)) == 0:
@@ -275,12 +301,19 @@ def _keyword_value(draw: Any, key: str, depth: int) -> Any:
     if key in _SCHEMA_KEYS:
         return draw(sub)
     if key in _LIST_KEYS:
-        return draw(st.lists(sub, max_size=3))
+        return draw(st.lists(sub, min_size=0 if mood.noisy else 1, max_size=3))
+    if key in _COUNT_KEYS:
+        return mood.pick(draw, _COUNTS, numbers)
+    if key == "multipleOf":
+        return mood.pick(draw, _MULTIPLES, numbers)
     if key in _NUMBER_KEYS:
-        return draw(numbers)
+        return mood.pick(draw, _BOUNDS, numbers)
     if key == "type":
         one = st.sampled_from(_TYPES)
-        return draw(one | st.lists(one, max_size=4) | st.sampled_from(["any", "int", "Object"]))
+        usual = one | st.lists(one, min_size=1, max_size=3, unique=True)
+        return mood.pick(
+            draw, usual, st.lists(one, max_size=4) | st.sampled_from(["any", "int", "Object"])
+        )
     if key == "required":
         return draw(st.lists(names, max_size=4))
     if key == "pattern":
@@ -290,9 +323,9 @@ def _keyword_value(draw: Any, key: str, depth: int) -> Any:
     if key == "format":
         return draw(st.sampled_from(_FORMATS))
     if key == "enum":
-        return draw(st.lists(junk, max_size=4))
+        return draw(st.lists(mood.pick(draw, st.just(json_values), st.just(junk)), max_size=4))
     if key == "const":
-        return draw(junk)
+        return draw(mood.pick(draw, st.just(json_values), st.just(junk)))
     if key in ("$ref", "$dynamicRef", "$recursiveRef"):
         return draw(st.sampled_from(_REFS))
     if key in ("$defs", "definitions"):
@@ -321,23 +354,26 @@ def _keyword_value(draw: Any, key: str, depth: int) -> Any:
 
 
 @st.composite
-def json_schemas(draw: Any, depth: int = 0) -> Any:
-    """A schema: a random keyword mix, most values well-typed, some nonsense, cycles via $ref."""
+def json_schemas(draw: Any, depth: int = 0, mood: _Mood | None = None) -> Any:
+    """A schema: a random keyword mix, well-typed values in a clean mood, some nonsense in a
+    noisy one, cycles via $ref and $defs."""
+    if mood is None:
+        mood = _Mood(draw(st.integers(0, 2)) == 0)
     roll = draw(st.integers(0, 15))
     if roll == 0:
         return draw(st.booleans())
-    if roll == 1:
+    if roll == 1 and mood.noisy:
         return draw(junk)
     if depth >= 3 or roll == 2:
         return {"type": draw(st.sampled_from(_TYPES))}
     keys = draw(st.lists(st.sampled_from(_KEYWORDS), max_size=5, unique=True))
     out: dict[str, Any] = {}
     for key in keys:
-        if draw(st.integers(0, 11)) == 0:
+        if mood.noisy and draw(st.integers(0, 7)) == 0:
             out[key] = draw(junk)
         else:
-            out[key] = _keyword_value(draw, key, depth)
-    if draw(st.integers(0, 7)) == 0:
+            out[key] = _keyword_value(draw, key, depth, mood)
+    if mood.noisy and draw(st.integers(0, 7)) == 0:
         out[draw(small_text)] = draw(junk)
     return out
 
@@ -358,40 +394,41 @@ def schema_seeds() -> list[Any]:
     return seeds or [{"type": "object", "properties": {"a": {"type": "integer"}}}]
 
 
-def _mutate_json(value: Any, draw: Any, depth: int = 0) -> Any:
+def _mutate_json(value: Any, draw: Any, mood: _Mood, depth: int = 0) -> Any:
     """Replace, delete or add one keyword somewhere in a schema tree."""
     if isinstance(value, dict) and value and depth < 8 and draw(st.integers(0, 2)) != 0:
         key = draw(st.sampled_from(sorted(value, key=str)))
         out = dict(value)
-        out[key] = _mutate_json(value[key], draw, depth + 1)
+        out[key] = _mutate_json(value[key], draw, mood, depth + 1)
         return out
     if isinstance(value, list) and value and depth < 8 and draw(st.integers(0, 2)) != 0:
         i = draw(st.integers(0, len(value) - 1))
         out_list = list(value)
-        out_list[i] = _mutate_json(value[i], draw, depth + 1)
+        out_list[i] = _mutate_json(value[i], draw, mood, depth + 1)
         return out_list
-    op = draw(st.integers(0, 3))
+    op = draw(st.integers(0 if mood.noisy else 1, 3))
     if op == 0:
         return draw(junk)
     if op == 1:
-        return draw(json_schemas(2))
+        return draw(json_schemas(2, mood))
     if isinstance(value, dict):
         out = dict(value)
         if op == 2 and out:
             del out[draw(st.sampled_from(sorted(out, key=str)))]
         else:
             key = draw(st.sampled_from(_KEYWORDS))
-            out[key] = _keyword_value(draw, key, 2)
+            out[key] = _keyword_value(draw, key, 2, mood)
         return out
-    return draw(json_schemas(2))
+    return draw(json_schemas(2, mood))
 
 
 @st.composite
 def mutated_schemas(draw: Any) -> Any:
     seeds = schema_seeds()
     schema = seeds[draw(st.integers(0, len(seeds) - 1))]
+    mood = _Mood(draw(st.integers(0, 2)) == 0)
     for _ in range(draw(st.integers(1, 3))):
-        schema = _mutate_json(schema, draw)
+        schema = _mutate_json(schema, draw, mood)
     return schema
 
 

@@ -7,6 +7,8 @@ import pytest
 import typedgen
 from typedgen.errors import GrammarError
 
+from ._sql import sql_accepts
+
 
 @pytest.mark.parametrize(
     "ddl",
@@ -28,3 +30,23 @@ def test_unreadable_ddl_is_a_grammar_error(ddl: str) -> None:
 def test_ddl_without_tables_is_refused() -> None:
     with pytest.raises(GrammarError, match="no CREATE TABLE"):
         typedgen.Sql("postgres", schema="SELECT 1; DROP TABLE t")
+
+
+def test_a_column_without_a_type_is_a_column() -> None:
+    # SQLite allows `CREATE TABLE t (a, b INT)`; sqlglot reads `a` as a bare identifier, which
+    # the schema reader dropped, so `SELECT a FROM t` was refused by the schema-aware grammar.
+    sql = typedgen.Sql("sqlite", schema="CREATE TABLE t (a, b INT)")
+    assert sql.schema is not None
+    assert sql.schema.tables == {"t": {"a": "", "b": "INTEGER"}}
+    assert sql_accepts(sql, "SELECT a, b FROM t")
+
+
+@pytest.mark.parametrize(
+    "ddl", ["CREATE TABLE t (PRIMARY KEY (a))", 'CREATE TABLE "order"."x" (PRIMARY KEY (a))']
+)
+def test_a_table_without_columns_is_refused_by_name(ddl: str) -> None:
+    # Found by the SQL fuzzer: such a table gave the IR error "rule 'column_ref' matches no
+    # string" instead of naming the table.
+    with pytest.raises(GrammarError, match="has no columns") as info:
+        typedgen.Sql("hive", schema=ddl)
+    assert info.value.code == "sql-schema"

@@ -94,7 +94,13 @@ def _from_ddl(ddl: str, dialect: str) -> SqlSchema:
                 col.name: (col.args["kind"].sql(dialect=dialect) if col.args.get("kind") else "")
                 for col in target.expressions
                 if isinstance(col, exp.ColumnDef)
+                or isinstance(col, exp.Identifier)  # a column without a type (SQLite)
             }
+            if not columns:
+                raise _error(
+                    f"table {name!r} has no columns in the schema DDL",
+                    "declare at least one column: CREATE TABLE t (a INT, ...)",
+                )
             tables[name] = columns
     except SqlglotError as err:
         raise _error(
