@@ -230,6 +230,7 @@ ErrorCode = Literal[
     "nfa-budget",
     "lexer-budget",
     "token-table-budget",
+    "rule-budget",
     "vocabulary-unmappable",
 ]
 """Every code typedgen puts on an error: a closed set, so that mypy refuses an unlisted one and

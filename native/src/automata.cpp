@@ -38,7 +38,9 @@ class Program {
         return prog_[pos++];
     }
     i32 parse(std::size_t& pos, int depth) {
-        if (depth > 10000) throw InputError("expression nested too deeply");
+        if (depth > 10000)
+            throw BudgetError("dfa-budget", "terminal expression nested more than 10000 levels deep",
+                              static_cast<i64>(nodes_.size()), 0);
         i32 id = static_cast<i32>(nodes_.size());
         nodes_.emplace_back();
         Node nd;

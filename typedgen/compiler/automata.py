@@ -525,9 +525,24 @@ def expr_to_dfa(
     if native is None:
         native = selected_engine() == "native"
     build = _native_build if native else _python_build
-    if not any(isinstance(node, Ref) for node in walk(expr)):
+    nodes = list(walk(expr))
+    for node in nodes:
+        if isinstance(node, Repeat) and max(node.min, node.max or 0) > budget:
+            # Never cheaper than one state per count: refused before any work (and before a
+            # count outgrows the native core's 32-bit integers).
+            raise CompileBudgetError(
+                f"terminal automaton exceeds the budget of {budget} states (a repetition of"
+                f" {max(node.min, node.max or 0)})",
+                code="dfa-budget",
+                origin=node.origin or origin,
+                hint=_HINTS[1],
+            )
+    if not any(isinstance(node, Ref) for node in nodes):
         key = (expr, budget, native)
-        hit = _DFA_CACHE.get(key)
+        try:
+            hit = _DFA_CACHE.get(key)
+        except RecursionError:  # hashing a very deep expression: build it uncached
+            return build(expr, resolve, budget, origin)
         if hit is not None:
             _DFA_CACHE.move_to_end(key)
             return hit
@@ -543,7 +558,22 @@ def expr_to_dfa(
 def _python_build(
     expr: Expr, resolve: Callable[[Ref], DFA], budget: int, origin: Origin | None
 ) -> DFA:
-    return _Builder(resolve, budget, origin).build(expr)
+    try:
+        return _Builder(resolve, budget, origin).build(expr)
+    except CompileBudgetError as exc:
+        if exc.origin is not None:
+            raise
+        # The NFA and product budgets know no place: name the terminal's.
+        raise CompileBudgetError(
+            exc.message, code=exc.code, origin=expr.origin or origin, hint=exc.hint or _HINTS[0]
+        ) from None
+    except RecursionError:
+        raise CompileBudgetError(
+            "terminal expression nested too deeply for the Python builder",
+            code="dfa-budget",
+            origin=expr.origin or origin,
+            hint=_HINTS[0],
+        ) from None
 
 
 _OP_LIT, _OP_CLASS, _OP_SEQ, _OP_ALT, _OP_REPEAT, _OP_REF, _OP_INTERSECT, _OP_COMPLEMENT = range(8)
@@ -621,11 +651,9 @@ def _native_build(
     except native.BudgetError as exc:
         raw_code, message, node, detail = exc.args
         code = NATIVE_BUDGET_CODES[raw_code]
-        where = None
-        if node >= 0 and detail >= 0:
-            where = nodes[node].origin or origin
+        where = (nodes[node].origin if node >= 0 else None) or origin
         raise CompileBudgetError(
-            message, code=code, origin=where, hint=_HINTS.get(detail)
+            message, code=code, origin=where, hint=_HINTS.get(detail, _HINTS[0])
         ) from None
     return DFA(trans, accept, True)
 

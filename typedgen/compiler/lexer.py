@@ -50,6 +50,7 @@ class Lexer:
     """Combined DFA over terminals, determinised lazily. ``-1`` in rows is the dead state."""
 
     def __init__(self, grammar: ParserGrammar, *, budget: int = DEFAULT_LEXER_BUDGET) -> None:
+        self.grammar = grammar
         self.terminals: tuple[Terminal, ...] = grammar.terminals
         self.budget = budget
         self._tables = [t.dfa.trans for t in self.terminals]
@@ -107,6 +108,7 @@ class Lexer:
             raise CompileBudgetError(
                 f"the combined lexer exceeds {self.budget} states",
                 code="lexer-budget",
+                origin=self.grammar.place(),
                 hint="terminals that share long prefixes with different structure multiply"
                 " lexer states; merge or simplify them",
             )

@@ -38,6 +38,9 @@ from typedgen.ir.printer import print_expr
 
 __all__ = ["ParserGrammar", "Terminal", "lower"]
 
+RULE_BUDGET = 200_000
+"""Most grammar symbols a counted repetition of rules may unroll into (``X{m,n}`` costs about
+``m * len(X) + (n - m)``); past it the lowering refuses with ``rule-budget``."""
 FUSE_BUDGET = 2_000
 """Largest DFA (states) a fused run of free material may have before it stays a rule."""
 
@@ -76,6 +79,16 @@ class ParserGrammar:
     @property
     def n_terminals(self) -> int:
         return len(self.terminals)
+
+    def place(self, terminals: Iterable[int] = ()) -> Origin | None:
+        """Where to point an error about these terminals: the first one with an origin, else
+        the grammar's start rule."""
+        for t in terminals:
+            origin = self.terminals[t].origin
+            if origin is not None:
+                return origin
+        k = self.start - len(self.terminals)
+        return self.nt_origins[k] if 0 <= k < len(self.nt_origins) else None
 
     def symbol_name(self, sym: int) -> str:
         """Readable name of a symbol id (for errors and debugging)."""
@@ -187,6 +200,7 @@ class _Lowerer:
     def __init__(self, grammar: Grammar, budget: int) -> None:
         self.g = grammar
         self.budget = budget
+        self._unrolled = 0
         self.rule_dfas: dict[str, DFA] = {}
         self.terminals: list[Terminal] = []
         self.term_index: dict[str, int] = {}  # key -> terminal id
@@ -377,8 +391,24 @@ class _Lowerer:
                 self.productions.append((idx, tuple(alt)))
         return idx
 
+    def _rule_origin(self, owner: str) -> Origin | None:
+        rule = self.g.rules.get(owner)
+        return rule.origin if rule is not None else None
+
     def _lower_repeat(self, idx: int, expr: Repeat, owner: str) -> None:
         item = self.symbol_for(expr.item, owner)
+        cost = expr.min * max(1, len(item)) + (0 if expr.max is None else expr.max - expr.min)
+        self._unrolled += cost
+        if cost > RULE_BUDGET or self._unrolled > RULE_BUDGET:
+            bounds = f"{{{expr.min},{'' if expr.max is None else expr.max}}}"
+            raise CompileBudgetError(
+                f"the counted repetition {bounds} unrolls into more than {RULE_BUDGET} grammar"
+                " symbols",
+                code="rule-budget",
+                origin=expr.origin or self._rule_origin(owner),
+                hint="lower the count (e.g. a maxItems/minItems), or leave the bound to a"
+                " validator (strict=False)",
+            )
         head = item * expr.min
         if expr.max is None:
             # R -> X^m | R X   (left recursion is cheap for Earley)

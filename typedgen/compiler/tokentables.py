@@ -103,11 +103,13 @@ WALK_BUDGET = 4_000_000
 
 
 def _over_budget(lexer: Lexer, state: int) -> CompileBudgetError:
-    names = [lexer.terminals[t].name for t in bits_of(lexer.alive[state])]
+    alive = bits_of(lexer.alive[state])
+    names = [lexer.terminals[t].name for t in alive]
     shown = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
     return CompileBudgetError(
         f"the token table walk from a lexeme of {shown or 'a fresh start'} exceeds its budget",
         code="token-table-budget",
+        origin=lexer.grammar.place(alive),
         hint="overlapping scannerless terminals that may follow each other make tokens lex in"
         " exponentially many ways; give them a longest-match lexing mode (e.g. Lark's"
         " lexer='contextual')",

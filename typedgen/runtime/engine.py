@@ -68,7 +68,9 @@ class Engine:
     def __init__(self, compiled: CompiledGrammar) -> None:
         limits = compiled.limits
         lexer = Lexer(compiled.parser_grammar, budget=limits.lexer_states)
-        self.compiled = compiled
+        # Not the compiled grammar itself: the runtime's weak map holds engines, and an engine
+        # that held its key would keep every compiled grammar alive (architecture.md, section 2).
+        self.parser_grammar = compiled.parser_grammar
         self.limits = limits
         self.lexer = lexer
         self.vocab = compiled.vocabulary

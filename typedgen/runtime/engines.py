@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from typedgen.compiler.compiled import CompiledGrammar, register_runtime
+from typedgen.compiler.lowering import ParserGrammar
 from typedgen.compiler.vocabulary import Vocabulary
 from typedgen.runtime.engine import Engine
 from typedgen.runtime.matcher import Matcher
@@ -28,7 +29,7 @@ __all__ = ["EngineLike", "engine_of"]
 class EngineLike(Protocol):
     """What a matcher needs of an engine (both engines implement it)."""
 
-    compiled: CompiledGrammar
+    parser_grammar: ParserGrammar
     vocab: Vocabulary
     initial: int
     n_words: int
@@ -81,7 +82,7 @@ class _Runtime:
                     engine.prepare()
                 else:
                     engine = _ENGINES[compiled]
-        return Matcher(engine)
+        return Matcher(engine, compiled)
 
     def prepare(self, compiled: CompiledGrammar) -> None:
         engine_of(compiled).prepare()

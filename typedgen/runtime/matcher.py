@@ -27,16 +27,19 @@ _TERMINATED = -2
 class Matcher:
     """Tracks one sequence through a compiled grammar: masks, acceptance, rollback, fork."""
 
-    __slots__ = ("_engine", "_history")
+    __slots__ = ("_compiled", "_engine", "_history")
 
-    def __init__(self, engine: EngineLike, history: list[int] | None = None) -> None:
+    def __init__(
+        self, engine: EngineLike, compiled: CompiledGrammar, history: list[int] | None = None
+    ) -> None:
         self._engine = engine
+        self._compiled = compiled
         self._history = history if history is not None else [engine.initial]
 
     @property
     def compiled(self) -> CompiledGrammar:
         """The compiled grammar this matcher runs."""
-        return self._engine.compiled
+        return self._compiled
 
     # -- acceptance -------------------------------------------------------------------------------
     def accept_token(self, token_id: int) -> bool:
@@ -149,7 +152,7 @@ class Matcher:
 
     def fork(self) -> Matcher:
         """An independent copy in the same state (for beams and speculative drafts)."""
-        return Matcher(self._engine, list(self._history))
+        return Matcher(self._engine, self._compiled, list(self._history))
 
     def reset(self) -> None:
         """Back to the start, as if nothing was accepted."""

@@ -74,7 +74,7 @@ class NativeEngine:
     def __init__(self, compiled: CompiledGrammar) -> None:
         mod = native_module()
         self._mod = mod
-        self.compiled = compiled
+        self.parser_grammar = compiled.parser_grammar  # not ``compiled``: see engine.py
         self.vocab = compiled.vocabulary
         pg = compiled.parser_grammar
         n_terms = pg.n_terminals
@@ -130,14 +130,16 @@ class NativeEngine:
 
     def _budget_error(self, exc: BaseException) -> CompileBudgetError:
         code, message, _node, detail = exc.args
+        pg = self.parser_grammar
         if code == "token-table-budget":
-            terms = self.compiled.parser_grammar.terminals
-            names = [terms[t].name for t in self._e.lexer_alive_terms(detail)]
+            alive = self._e.lexer_alive_terms(detail)
+            names = [pg.terminals[t].name for t in alive]
             shown = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
             return CompileBudgetError(
                 f"the token table walk from a lexeme of {shown or 'a fresh start'} exceeds"
                 " its budget",
                 code="token-table-budget",
+                origin=pg.place(alive),
                 hint="overlapping scannerless terminals that may follow each other make tokens"
                 " lex in exponentially many ways; give them a longest-match lexing mode (e.g."
                 " Lark's lexer='contextual')",
@@ -146,10 +148,11 @@ class NativeEngine:
             return CompileBudgetError(
                 message,
                 code="lexer-budget",
+                origin=pg.place(),
                 hint="terminals that share long prefixes with different structure multiply"
                 " lexer states; merge or simplify them",
             )
-        return CompileBudgetError(message, code=NATIVE_BUDGET_CODES[code])
+        return CompileBudgetError(message, code=NATIVE_BUDGET_CODES[code], origin=pg.place())
 
     def prepare(self) -> None:
         """Build the first token table (compile-time budgets raise here)."""
