@@ -13,6 +13,8 @@ if [ ! -x "$PY" ]; then
   echo "no venv at $VENV: run 'bash scripts/test.sh' once first" >&2
   exit 2
 fi
+# nanobind is a build requirement of the wheel (pip's isolated build env has it, the venv not).
+"$VENV/bin/pip" install -q -c "$ROOT/constraints.txt" nanobind
 cmake -S "$ROOT/native" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
   -DTYPEDGEN_SANITIZE=ON -DPython_EXECUTABLE="$PY" >/dev/null
 cmake --build "$BUILD"

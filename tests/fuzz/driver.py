@@ -5,8 +5,8 @@
     python -m tests.fuzz.driver --replay fuzz-out/lark/escape-....json
 
 Each input runs in a worker process (spawned once, restarted after a hang, a crash or running out
-of memory) with an address-space limit (``RLIMIT_AS``) and two watchdogs: ``SIGALRM`` inside the
-worker raises at the time budget (its traceback says where the time went), and the parent kills
+of memory) with an address-space limit (``RLIMIT_AS``) and two watchdogs: ``SIGPROF`` inside the
+worker raises at the CPU-time budget (its traceback says where the time went), and the parent kills
 the worker if no answer comes a little later (a hang inside native code, where the signal
 cannot be delivered; ``faulthandler`` then dumps the worker's stack to its log).
 
@@ -198,6 +198,25 @@ class Worker:
             return ""
         return text[text.rfind("--- case") :][-6000:]
 
+    def _poll(self, wait: float) -> bool:
+        """Wait for the worker's answer until it has used ``wait`` CPU seconds on this input
+        (so a machine shared with other work does not turn slow inputs into hangs), or ten
+        times ``wait`` of wall time (a worker that burns no CPU: a deadlock)."""
+        assert self.conn is not None
+        pid = self.proc.pid if self.proc is not None else None
+        cpu0 = _cpu_seconds(pid)
+        deadline = time.monotonic() + 10 * wait
+        while time.monotonic() < deadline:
+            if self.conn.poll(min(0.5, wait)):
+                return True
+            cpu = _cpu_seconds(pid)
+            if cpu is None or cpu0 is None:  # no /proc: wall time, as before
+                if time.monotonic() > deadline - 9 * wait:
+                    return False
+            elif cpu - cpu0 > wait:
+                return False
+        return bool(self.conn.poll(0))
+
     def run(self, case: Case) -> tuple[str, str] | Failure:
         """``(kind, code)`` of a proper outcome, or the :class:`Failure`."""
         if self.conn is None:
@@ -206,7 +225,7 @@ class Worker:
         self.conn.send(case.to_json())
         wait = self.budget + self.grace + (WARM_BUDGET_S if case.target == "sql" else 0)
         try:
-            ready = self.conn.poll(wait)
+            ready = self._poll(wait)
             reply = self.conn.recv() if ready else None
         except (EOFError, OSError):
             if self.proc is not None:
@@ -234,6 +253,17 @@ class Worker:
         if failure.kind in ("hang", "memory"):
             self.restart()
         return failure
+
+
+def _cpu_seconds(pid: int | None) -> float | None:
+    """User plus system CPU seconds of a process (Linux /proc), or None where unknown."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class _Found(Exception):
