@@ -39,7 +39,22 @@ HERE = Path(__file__).resolve().parent
 def _words(n: int, seed: int) -> list[str]:
     """Distinct, realistic-looking enum values (product codes and names)."""
     rng = np.random.default_rng(seed)
-    syll = ["ka", "to", "ri", "mo", "sun", "lex", "dra", "vi", "on", "el", "qua", "zen", "pe", "tur"]
+    syll = [
+        "ka",
+        "to",
+        "ri",
+        "mo",
+        "sun",
+        "lex",
+        "dra",
+        "vi",
+        "on",
+        "el",
+        "qua",
+        "zen",
+        "pe",
+        "tur",
+    ]
     out: set[str] = set()
     while len(out) < n:
         k = int(rng.integers(2, 5))
@@ -189,7 +204,9 @@ def main(argv: list[str] | None = None) -> int:
                 cells.append(f"{r['compile_ms']:.1f} + {r['first_mask_ms']:.2f}")
         print(f"| {label} | " + " | ".join(cells) + " |")
     if args.json:
-        args.json.write_text(json.dumps({"vocab": args.vocab, "clock": args.clock, "results": results}, indent=1))
+        args.json.write_text(
+            json.dumps({"vocab": args.vocab, "clock": args.clock, "results": results}, indent=1)
+        )
     return 0
 
 
