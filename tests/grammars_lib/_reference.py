@@ -1,10 +1,10 @@
 """Reference parsers for the grammar library: the oracle each grammar is checked against.
 
-``check(name, text)`` raises when the format's own parser rejects ``text``: Python's ``json``,
+``check(name, text, mode)`` raises when the format's own parser rejects ``text``: Python's ``json``,
 ``csv``, ``configparser``, ``tomllib``, PyYAML and ``ast`` where the format has one, a small
 independent reading of cron schedules (field ranges, steps), and always
-lark's own Earley parser on the same ``.lark`` file (``lexer="dynamic_complete"``: the plain
-context-free language, of which typedgen's longest-match lexing accepts a subset).
+lark's own Earley parser on the same ``.lark`` file of the same mode (``lexer="dynamic_complete"``:
+the plain context-free language, of which typedgen's longest-match lexing accepts a subset).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from collections.abc import Callable
 import lark
 
 from typedgen import grammars
+from typedgen.grammars import Mode
 
 
 class Rejected(AssertionError):
@@ -29,9 +30,9 @@ class Rejected(AssertionError):
 
 
 @functools.cache
-def lark_parser(name: str, start: str = "start") -> lark.Lark:
+def lark_parser(name: str, start: str = "start", mode: Mode = "generate") -> lark.Lark:
     return lark.Lark(
-        grammars.text(name),
+        grammars.text(name, mode),
         start=start,
         parser="earley",
         lexer="dynamic_complete",
@@ -39,9 +40,9 @@ def lark_parser(name: str, start: str = "start") -> lark.Lark:
     )
 
 
-def _lark(name: str, text: str) -> None:
+def _lark(name: str, text: str, mode: Mode) -> None:
     try:
-        lark_parser(name).parse(text)
+        lark_parser(name, mode=mode).parse(text)
     except lark.exceptions.LarkError as exc:
         raise Rejected(f"lark rejects: {exc}") from exc
 
@@ -162,11 +163,12 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _CONTROL_OR_CR = re.compile(r"[\x00-\x08\x0b-\x1f]")
 
 
-def check(name: str, text: str) -> None:
+def check(name: str, text: str, mode: Mode = "generate") -> None:
     """Raise :class:`Rejected` unless the reference parsers of grammar ``name`` accept ``text``
-    (the parser's own exception is the ``__cause__``). Control characters other than tab and
-    line feed (and carriage return in CSV and JSON) are refused too: some parsers let them
-    through, but no config file or command should hold them."""
+    (the parser's own exception is the ``__cause__``); lark reads the grammar in ``mode``.
+    Control characters other than tab and line feed (and carriage return in CSV and JSON) are
+    refused too: some parsers let them through, but no config file or command should hold
+    them."""
     bad = (_CONTROL if name in ("csv", "json") else _CONTROL_OR_CR).search(text)
     if bad is not None:
         raise Rejected(f"control character {bad.group()!r} at {bad.start()}")
@@ -178,7 +180,7 @@ def check(name: str, text: str) -> None:
             raise
         except Exception as exc:  # each parser has its own error classes
             raise Rejected(f"{type(exc).__name__}: {exc}") from exc
-    _lark(name, text)
+    _lark(name, text, mode)
 
 
 # Semantic errors a context-free grammar cannot rule out: a key or section defined twice.

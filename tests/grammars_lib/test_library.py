@@ -2,10 +2,12 @@
 
 Every grammar must accept each of its sample files byte by byte and token by token (the
 SmolLM2 and Gemma 3 tokenizers' own tokenizations and a random segmentation), and the format's
-reference parser must accept them too. Random walks through the token masks must end in text
-the reference parser accepts; the only tolerated refusals are the semantic "defined twice"
-errors of INI, TOML and Python calls, which no context-free grammar can rule out (they are
-counted and must stay rare).
+reference parser must accept them too; in checking mode, also the samples under
+``samples/<name>/check/`` (which the generation mode refuses). The generation/checking split
+itself and grammar-specific readings are tested in ``test_modes.py``. Random walks through the
+token masks (in both modes) must end in text the reference parser accepts; the only tolerated
+refusals are the semantic "defined twice" errors of INI, TOML and Python calls, which no
+context-free grammar can rule out (they are counted and must stay rare).
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ from tests.grammars_lib._reference import Rejected, check, is_duplicate
 from typedgen import grammars
 from typedgen.compiler.compiled import CompiledGrammar
 from typedgen.compiler.vocabulary import Vocabulary
-from typedgen.errors import GrammarError
+from typedgen.errors import GrammarError, OptionError
+from typedgen.grammars import Mode
 from typedgen.ir import Grammar
 from typedgen.runtime import engine_of
 from typedgen.runtime.engine import DEAD
@@ -49,6 +52,9 @@ NAMES = [
     "toolcall",
     "yaml",
 ]
+
+# Grammars whose checking mode is wider than the generation mode (a <name>.check.lark file).
+CHECK_VARIANTS = ["crontab", "dockerfile", "ini", "json", "nginx", "toml", "yaml"]
 
 # Texts each grammar refuses and its reference parser refuses too.
 NEGATIVE = {
@@ -91,13 +97,28 @@ NEGATIVE = {
         "f(True=1)",
         "f(__debug__=1)",
     ],
-    "yaml": ["a: b: c", "- a\nb: 1", "a: [1, 2", "a: 2024-02-30", '"open', "a: 0b_", "a: ="],
+    "yaml": [
+        "a: b: c",
+        "- a\nb: 1",
+        "a: [1, 2",
+        "a: 2024-02-30",
+        '"open',
+        "a: 0b_",
+        "a: =",
+        "a: {k: v",
+        "a: [x] y",
+        "a: [1, [2]",
+        "[a, b]]",
+        "a: [http://x?y]",
+    ],
 }
 
 
 def test_names() -> None:
     assert grammars.names() == NAMES
     assert grammars.folder() == REPO / "grammars"
+    variants = sorted(p.name for p in grammars.folder().glob("*.check.lark"))
+    assert variants == [f"{name}.check.lark" for name in CHECK_VARIANTS]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -105,10 +126,20 @@ def test_load_and_samples(name: str) -> None:
     grammar = grammars.load(name)
     assert isinstance(grammar, Grammar)
     assert grammars.load(name) is grammar  # cached
-    assert grammars.lexer(name) == "contextual"
+    assert grammars.load(name, mode="generate") is grammar
+    assert grammars.lexer(name) == grammars.lexer(name, "check") == "contextual"
     assert grammars.path(name) == grammars.folder() / f"{name}.lark"
     assert grammars.text(name).startswith("//")
     assert len(grammars.samples(name)) >= 3
+    check = grammars.load(name, mode="check")
+    if name in CHECK_VARIANTS:
+        assert grammars.path(name, "check") == grammars.folder() / f"{name}.check.lark"
+        assert str(check) != str(grammar)
+        assert len(grammars.samples(name, "check")) > len(grammars.samples(name))
+    else:
+        assert grammars.path(name, "check") == grammars.path(name)
+        assert str(check) == str(grammar)
+        assert grammars.samples(name, "check") == grammars.samples(name)
 
 
 def test_other_start_and_lark_marker() -> None:
@@ -124,9 +155,21 @@ def test_unknown_name_suggests() -> None:
         grammars.load("tmol")
     assert info.value.code == "unknown-grammar"
     assert "did you mean 'toml'" in str(info.value) and "yaml" in str(info.value)
-    for bad in ("../README", "samples/json", ""):
+    for bad in ("../README", "samples/json", "", "toml.check"):
         with pytest.raises(GrammarError, match="no grammar named"):
             grammars.path(bad)
+
+
+def test_unknown_mode() -> None:
+    for call in (
+        lambda: grammars.load("toml", mode="strict"),  # type: ignore[arg-type]
+        lambda: grammars.path("toml", "checking"),  # type: ignore[arg-type]
+        lambda: grammars.samples("toml", "lenient"),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(OptionError) as info:
+            call()
+        assert info.value.code == "option-value"
+        assert "'generate'" in str(info.value) and "'check'" in str(info.value)
 
 
 def test_header_options(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -160,14 +203,17 @@ def test_import_stays_light() -> None:
     subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_golden_canonical_text(name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "mode"),
+    [*((n, "generate") for n in NAMES), *((n, "check") for n in CHECK_VARIANTS)],
+)
+def test_golden_canonical_text(name: str, mode: Mode) -> None:
     """Exact text under the lark the golden records (the Lark frontend mirrors lark's internals).
 
     The samples and soundness tests above are the invariants that hold under any lark.
     """
-    text = str(grammars.load(name))
-    file = grammars.path(name)
+    text = str(grammars.load(name, mode=mode))
+    file = grammars.path(name, mode)
     fresh = Grammar.from_lark(
         file.read_text(encoding="utf-8"),
         lexer=grammars.lexer(name),
@@ -175,11 +221,13 @@ def test_golden_canonical_text(name: str) -> None:
         import_paths=[file.parent],
     )
     assert str(fresh) == text, "loading the grammar again gives another text"
-    check_golden(GOLDEN / f"{name}.txt", text, depends_on=("lark",))
+    suffix = ".check" if mode == "check" else ""
+    check_golden(GOLDEN / f"{name}{suffix}.txt", text, depends_on=("lark",))
 
 
 def test_generated_parts_are_current() -> None:
     assert grammars.text("yaml") == _generate.yaml_grammar(), "run tests/grammars_lib/_generate.py"
+    assert grammars.text("yaml", "check") == _generate.yaml_check_grammar()
     assert _generate.toolcall_name(grammars.text("toolcall")) == _generate.identifier_regex()
 
 
@@ -188,34 +236,67 @@ def _sample_cases() -> list[tuple[str, Path]]:
     return [(name, p) for name in NAMES for p in grammars.samples(name)]
 
 
+def _check_only_cases() -> list[tuple[str, Path]]:
+    return [
+        (name, p)
+        for name in NAMES
+        for p in grammars.samples(name, "check")
+        if p not in grammars.samples(name)
+    ]
+
+
 SAMPLES = _sample_cases()
 SAMPLE_IDS = [f"{name}/{p.name}" for name, p in SAMPLES]
+CHECK_ONLY = _check_only_cases()
+CHECK_ONLY_IDS = [f"{name}/check/{p.name}" for name, p in CHECK_ONLY]
 
 
 @pytest.mark.parametrize(("name", "sample"), SAMPLES, ids=SAMPLE_IDS)
 def test_reference_accepts_sample(name: str, sample: Path) -> None:
-    check(name, sample.read_text(encoding="utf-8"))
+    text = sample.read_text(encoding="utf-8")
+    check(name, text)
+    check(name, text, "check")
 
 
-_BYTES: dict[str, CompiledGrammar] = {}
+_BYTES: dict[tuple[str, Mode], CompiledGrammar] = {}
 
 
-def _byte_compiled(name: str) -> CompiledGrammar:
-    if name not in _BYTES:
-        _BYTES[name] = typedgen.compile(grammars.load(name), byte_vocabulary())
-    return _BYTES[name]
+def _byte_compiled(name: str, mode: Mode = "generate") -> CompiledGrammar:
+    if (name, mode) not in _BYTES:
+        _BYTES[name, mode] = typedgen.compile(grammars.load(name, mode=mode), byte_vocabulary())
+    return _BYTES[name, mode]
 
 
-@pytest.mark.parametrize(("name", "sample"), SAMPLES, ids=SAMPLE_IDS)
-def test_sample_accepted_byte_by_byte(name: str, sample: Path) -> None:
-    data = sample.read_bytes()
-    compiled = _byte_compiled(name)
+def _accepted_byte_by_byte(compiled: CompiledGrammar, data: bytes) -> None:
     m = compiled.matcher()
     for i in range(len(data)):
         assert m.accept_bytes(data[i : i + 1]), (
             f"byte {i} refused after {data[max(0, i - 60) : i]!r}"
         )
     assert m.is_complete()
+
+
+@pytest.mark.parametrize(("name", "sample"), SAMPLES, ids=SAMPLE_IDS)
+def test_sample_accepted_byte_by_byte(name: str, sample: Path) -> None:
+    _accepted_byte_by_byte(_byte_compiled(name), sample.read_bytes())
+    _accepted_byte_by_byte(_byte_compiled(name, "check"), sample.read_bytes())
+
+
+@pytest.mark.parametrize(("name", "sample"), CHECK_ONLY, ids=CHECK_ONLY_IDS)
+def test_check_only_sample(
+    name: str, sample: Path, smollm2_vocab: Vocabulary, smollm2_tokenizer: Any
+) -> None:
+    """Accepted by the reference and, byte by byte and as SmolLM2 splits it, by the checking
+    mode; refused by the generation mode (these samples show where the two modes differ)."""
+    text = sample.read_text(encoding="utf-8")
+    check(name, text, "check")
+    with pytest.raises(Rejected):
+        check(name, text)  # lark on the generation grammar
+    _accepted_byte_by_byte(_byte_compiled(name, "check"), text.encode())
+    assert not accepts(_byte_compiled(name), text.encode())
+    ids = smollm2_tokenizer.encode(text, add_special_tokens=False)
+    compiled = typedgen.compile(grammars.load(name, mode="check"), smollm2_vocab)
+    _ids_ok(compiled, ids, f"{sample.name} (tokenizer)", masks=True)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -404,10 +485,12 @@ def _utf8_complete(data: bytes) -> bool:
     return True
 
 
-def _check_walks(name: str, vocab: Vocabulary, count: int, limit: int, seed: int) -> None:
-    compiled = typedgen.compile(grammars.load(name), vocab)
+def _check_walks(
+    name: str, vocab: Vocabulary, count: int, limit: int, seed: int, mode: Mode = "generate"
+) -> None:
+    compiled = typedgen.compile(grammars.load(name, mode=mode), vocab)
     rng = random.Random(seed)
-    samples = [p.read_bytes() for p in grammars.samples(name)]
+    samples = [p.read_bytes() for p in grammars.samples(name, mode)]
     duplicates = []
     unfinished = 0
     for n in range(count):
@@ -416,13 +499,13 @@ def _check_walks(name: str, vocab: Vocabulary, count: int, limit: int, seed: int
         prefix = sample[: rng.randrange(len(sample))] if n % 2 else b""
         while prefix and not _utf8_complete(prefix):
             prefix = prefix[:-1]
-        data = walk(compiled, rng, limit, prefix, _byte_compiled(name))
+        data = walk(compiled, rng, limit, prefix, _byte_compiled(name, mode))
         if data is None:
             unfinished += 1
             continue
         text = data.decode("utf-8")
         try:
-            check(name, text)
+            check(name, text, mode)
         except Rejected as exc:
             if not is_duplicate(name, exc):
                 raise AssertionError(f"{name}: reference refuses walk {text!r}: {exc}") from exc
@@ -439,6 +522,13 @@ def test_random_walks_smollm2(name: str, smollm2_vocab: Vocabulary) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_random_walks_gemma3(name: str, gemma3_vocab: Vocabulary) -> None:
     _check_walks(name, gemma3_vocab, count=2, limit=24, seed=100 + NAMES.index(name))
+
+
+@pytest.mark.parametrize("name", CHECK_VARIANTS)
+def test_random_walks_check_mode(name: str, smollm2_vocab: Vocabulary) -> None:
+    """The checking mode is sound too (its reference: the format's parser and lark on
+    ``<name>.check.lark``)."""
+    _check_walks(name, smollm2_vocab, count=6, limit=48, seed=200 + NAMES.index(name), mode="check")
 
 
 # -- grammar-specific checks -------------------------------------------------------------------
