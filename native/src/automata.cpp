@@ -544,7 +544,14 @@ class Builder {
                 std::vector<i32> members;
                 while (j < next.size() && next[j].first == next[i].first) members.push_back(next[j++].second);
                 i32 target = static_cast<i32>(nodes.size());
-                if (static_cast<i64>(target) + 1 > budget_) throw dfa_budget(budget_, id, "determinize");
+                // The trie is bounded like an NFA; the state budget applies to the minimal DFA.
+                if (static_cast<i64>(target) + 1 > static_cast<i64>(budget_) * 8) {
+                    throw BudgetError("nfa-budget",
+                                      "terminal automaton exceeds " +
+                                          std::to_string(static_cast<i64>(budget_) * 8) +
+                                          " NFA states",
+                                      id, 0);
+                }
                 // Bytes in one class share one column; literal bytes are their own class.
                 d.trans[row0 + static_cast<std::size_t>(d.cls[static_cast<std::size_t>(next[i].first)])] = target;
                 nodes.push_back(std::move(members));
@@ -554,7 +561,9 @@ class Builder {
             std::vector<i32>().swap(nodes[q]);
         }
         d.n = static_cast<i32>(nodes.size());
-        out = expand(minimized_c(d));
+        CDfa small = minimized_c(d);
+        if (small.n > budget_) throw dfa_budget(budget_, id, "determinize");
+        out = expand(small);
         return true;
     }
 

@@ -257,6 +257,12 @@ class _Builder:
         direct = self._direct(expr)
         if direct is not None:
             return direct
+        if isinstance(expr, Alt) and expr.items and all(isinstance(i, Lit) for i in expr.items):
+            return _literal_trie(
+                [i.data for i in expr.items if isinstance(i, Lit)],
+                self.budget,
+                expr.origin or self.origin,
+            )
         nfa = _NFA(self.budget)
         start, end = self._frag(nfa, expr)
         return _determinize(nfa, start, end, self.budget, expr.origin or self.origin)
@@ -364,6 +370,57 @@ class _Builder:
             inner = self.build(expr.item)
             return nfa.embed(_complement_utf8(inner, self.budget))
         raise GrammarError(f"unsupported node {type(expr).__name__} in a terminal", code="ir")
+
+
+def _literal_trie(literals: list[bytes], budget: int, origin: Origin | None) -> DFA:
+    """An alternation of literals (an enum), as the minimal DFA of their trie.
+
+    The trie is numbered breadth-first with children by ascending byte: exactly the subset
+    construction's states and order, built without the NFA. Its size is bounded like an NFA
+    (``8 * budget`` nodes, ``nfa-budget``), and the state budget applies to the minimal DFA:
+    5,000 product codes make a trie of ~50,000 nodes but a minimal DFA of a few thousand, since
+    their endings are shared.
+    """
+    rows: list[IntArray] = []
+    accept: list[bool] = []
+    level: list[list[int]] = [list(range(len(literals)))]
+    depth = [0]
+    q = 0
+    while q < len(level):
+        members, pos = level[q], depth[q]
+        row = np.full(256, -1, dtype=np.int32)
+        acc = False
+        children: dict[int, list[int]] = {}
+        for li in members:
+            lit = literals[li]
+            if pos == len(lit):
+                acc = True
+            else:
+                children.setdefault(lit[pos], []).append(li)
+        for byte in sorted(children):
+            if len(level) + 1 > budget * 8:
+                raise CompileBudgetError(
+                    f"terminal automaton exceeds {budget * 8} NFA states",
+                    code="nfa-budget",
+                    origin=origin,
+                    hint=_HINTS[0],
+                )
+            row[byte] = len(level)
+            level.append(children[byte])
+            depth.append(pos + 1)
+        level[q] = []
+        rows.append(row)
+        accept.append(acc)
+        q += 1
+    dfa = DFA(np.array(rows, dtype=np.int32), np.array(accept, dtype=bool)).minimized()
+    if dfa.n_states > budget:
+        raise CompileBudgetError(
+            f"terminal automaton exceeds the budget of {budget} states",
+            code="dfa-budget",
+            origin=origin,
+            hint=_HINTS[0],
+        )
+    return dfa
 
 
 def _visit(
