@@ -209,15 +209,20 @@ class Nfa {
     i32 budget_;
 };
 
-std::vector<i32> eps_closure(const Nfa& nfa, std::vector<i32> states, std::vector<u8>& seen) {
-    std::vector<i32> out;
+// The epsilon closure of `states` into `out`, sorted. `seen` is all zero on entry and on exit;
+// `stack` is scratch space (both reused across calls: closures are the subset construction's
+// inner loop).
+void eps_closure(const Nfa& nfa, const std::vector<i32>& states, std::vector<u8>& seen,
+                 std::vector<i32>& stack, std::vector<i32>& out) {
+    out.clear();
+    stack.clear();
     for (i32 q : states) {
         if (!seen[static_cast<std::size_t>(q)]) {
             seen[static_cast<std::size_t>(q)] = 1;
             out.push_back(q);
+            stack.push_back(q);
         }
     }
-    std::vector<i32> stack = out;
     while (!stack.empty()) {
         i32 q = stack.back();
         stack.pop_back();
@@ -231,7 +236,6 @@ std::vector<i32> eps_closure(const Nfa& nfa, std::vector<i32> states, std::vecto
     }
     for (i32 q : out) seen[static_cast<std::size_t>(q)] = 0;
     std::sort(out.begin(), out.end());
-    return out;
 }
 
 BudgetError dfa_budget(i32 budget, i64 node, const std::string& hint_kind) {
@@ -286,15 +290,21 @@ Dfa determinize(const Nfa& nfa, i32 start, i32 end, i32 budget, i64 node) {
     const int n_cls = static_cast<int>(cls_lo.size());
     out.n_cls = n_cls;
     std::vector<u8> seen(nfa.eps.size(), 0);
+    std::vector<i32> stack, closure;
     std::vector<std::vector<i32>> sets;
     std::unordered_map<std::vector<i32>, i32, VecHash> index;
-    sets.push_back(eps_closure(nfa, {start}, seen));
+    // The DFA state reached from a set of NFA targets before its closure: most (state, class)
+    // pairs of a UTF-8 class reach a handful of target sets, so each closure is computed once.
+    std::unordered_map<std::vector<i32>, i32, VecHash> by_targets;
+    eps_closure(nfa, {start}, seen, stack, closure);
+    sets.push_back(closure);
     index.emplace(sets[0], 0);
     std::vector<std::vector<i32>> targets(static_cast<std::size_t>(n_cls));
     std::vector<int> touched;
+    std::vector<i32> current;
     for (std::size_t i = 0; i < sets.size(); ++i) {
         touched.clear();
-        const std::vector<i32> current = sets[i];  // a copy: `sets` grows below
+        current = sets[i];  // a copy: `sets` grows below
         for (i32 q : current) {
             for (const Edge& e : nfa.edges[static_cast<std::size_t>(q)]) {
                 for (int c = out.cls[static_cast<std::size_t>(e.lo)]; c <= out.cls[static_cast<std::size_t>(e.hi)]; ++c) {
@@ -308,18 +318,27 @@ Dfa determinize(const Nfa& nfa, i32 start, i32 end, i32 budget, i64 node) {
         const std::size_t row0 = out.trans.size();
         out.trans.resize(row0 + static_cast<std::size_t>(n_cls), -1);
         for (int c : touched) {
-            std::vector<i32> key = eps_closure(nfa, targets[static_cast<std::size_t>(c)], seen);
-            targets[static_cast<std::size_t>(c)].clear();
-            auto found = index.find(key);
+            auto& raw = targets[static_cast<std::size_t>(c)];
+            std::sort(raw.begin(), raw.end());
+            raw.erase(std::unique(raw.begin(), raw.end()), raw.end());
             i32 target;
-            if (found == index.end()) {
-                target = static_cast<i32>(sets.size());
-                index.emplace(key, target);
-                sets.push_back(std::move(key));
-                if (static_cast<i64>(sets.size()) > budget) throw dfa_budget(budget, node, "determinize");
+            auto memo = by_targets.find(raw);
+            if (memo != by_targets.end()) {
+                target = memo->second;
             } else {
-                target = found->second;
+                eps_closure(nfa, raw, seen, stack, closure);
+                auto found = index.find(closure);
+                if (found == index.end()) {
+                    target = static_cast<i32>(sets.size());
+                    index.emplace(closure, target);
+                    sets.push_back(closure);
+                    if (static_cast<i64>(sets.size()) > budget) throw dfa_budget(budget, node, "determinize");
+                } else {
+                    target = found->second;
+                }
+                by_targets.emplace(raw, target);
             }
+            raw.clear();
             out.trans[row0 + static_cast<std::size_t>(c)] = target;
         }
     }
