@@ -48,7 +48,7 @@ from typedgen.ir.nodes import (
 )
 from typedgen.ir.origin import Origin
 
-__all__ = ["nullable", "regex_with_lookarounds"]
+__all__ = ["nullable", "regex_with_lookarounds", "top_level_bars"]
 
 RegexToExpr = Callable[..., Expr]
 _ANY_STAR = Repeat(CharClass(((0, MAX_CODEPOINT),)), 0, None)
@@ -135,6 +135,11 @@ def _top_level(pattern: str, verbose: bool) -> tuple[list[int], list[_Group]]:
 Side = Literal["ahead", "behind"] | None
 """Where a pattern is read: the whole lexeme (``None``), or the body of a look-ahead (which may
 see the text after its own match) or of a look-behind (the text before it)."""
+
+
+def top_level_bars(pattern: str) -> bool:
+    """Whether ``pattern`` has an alternation outside every group (``b|c``, not ``(?:b|c)``)."""
+    return bool(_top_level(pattern, False)[0])
 
 
 class _Splitter:
