@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from typedgen.compiler.automata import DFA, expr_to_dfa
 from typedgen.errors import UnsupportedFeatureError
-from typedgen.frontends.lark_lookaround import regex_with_lookarounds
+from typedgen.frontends.lark.lookaround import regex_with_lookarounds
 from typedgen.frontends.regex import regex_to_expr
 from typedgen.ir import Grammar
 

@@ -8,7 +8,7 @@ import lark
 import pytest
 
 from typedgen.errors import GrammarError
-from typedgen.frontends.lark_terminals import joins_apart
+from typedgen.frontends.lark.terminals import joins_apart
 from typedgen.ir import Grammar
 
 from .._lark_ir_match import IRMatcher

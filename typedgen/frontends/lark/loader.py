@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from typedgen.errors import GrammarError
-from typedgen.frontends.lark_syntax import (
+from typedgen.frontends.lark.syntax import (
     CharRange,
     Choice,
     Declare,
@@ -32,7 +32,7 @@ from typedgen.frontends.lark_syntax import (
     TemplateUse,
     parse_lark,
 )
-from typedgen.frontends.lark_syntax import Sequence as Seq
+from typedgen.frontends.lark.syntax import Sequence as Seq
 from typedgen.ir.origin import Origin
 
 __all__ = ["Def", "Loader", "iter_names"]

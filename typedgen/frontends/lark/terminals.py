@@ -12,7 +12,7 @@ translation:
   with ``Ref`` to the terminals they use.
 * With lazy quantifiers (``.*?``) the preferred match can be the shortest one, so ``"a" "b"``
   can never be one ``ESCAPED_STRING`` token. When a lazy quantifier decides where the match ends
-  (see :mod:`typedgen.frontends.lark_lazy`), the terminal denotes the strings of its regular
+  (see :mod:`typedgen.frontends.lark.lazy`), the terminal denotes the strings of its regular
   language that have no proper prefix in it: ``B & ~(B .+)``. This is exact for lazy loops
   ending at a delimiter (quoted strings, comments: every use in lark's bundled grammars). Lazy
   loops whose body cannot start like their end (the ``REGEXP`` terminal of lark.lark) stop
@@ -32,10 +32,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from typedgen.errors import ErrorCode, GrammarError, UnsupportedFeatureError
-from typedgen.frontends.lark_lazy import lazy_decides_end
-from typedgen.frontends.lark_loader import Def
-from typedgen.frontends.lark_lookaround import regex_with_lookarounds, top_level_bars
-from typedgen.frontends.lark_syntax import (
+from typedgen.frontends.lark.lazy import lazy_decides_end
+from typedgen.frontends.lark.loader import Def
+from typedgen.frontends.lark.lookaround import regex_with_lookarounds, top_level_bars
+from typedgen.frontends.lark.syntax import (
     CharRange,
     Choice,
     Intersection,
@@ -387,7 +387,7 @@ class TerminalCompiler:
         return expr
 
     def _lazy_decides(self, node: Node) -> bool:
-        """Whether lark's preferred match is shorter than the longest one (see lark_lazy)."""
+        """Whether lark's preferred match is shorter than the longest one (see lazy.py)."""
         try:
             pat = self._pattern(node)
         except _NoPattern:
