@@ -18,9 +18,13 @@ the empty language. Golden files pin this format.
 from __future__ import annotations
 
 import unicodedata
+from typing import TYPE_CHECKING
 
-from typedgen.ir.grammar import Grammar, Lexing, Rule, TreeShape
 from typedgen.ir.nodes import Alt, CharClass, Complement, Expr, Intersect, Lit, Ref, Repeat, Seq
+from typedgen.ir.rules import Lexing, Rule, TreeShape
+
+if TYPE_CHECKING:  # the grammar imports this module to print itself
+    from typedgen.ir.grammar import Grammar
 
 __all__ = ["print_expr", "print_grammar", "print_rule"]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from typedgen.ir.grammar import Grammar, Rule
 from typedgen.ir.nodes import (
     Alt,
     CharClass,
@@ -18,6 +18,10 @@ from typedgen.ir.nodes import (
     Seq,
 )
 from typedgen.ir.passes.validate import referenced_names
+from typedgen.ir.rules import Rule
+
+if TYPE_CHECKING:  # the grammar imports this module (Grammar.renamed)
+    from typedgen.ir.grammar import Grammar
 
 __all__ = ["prune_unreachable", "rename_rules", "simplify", "transform"]
 
@@ -105,13 +109,11 @@ def rename_rules(grammar: Grammar, mapping: Mapping[str, str]) -> Grammar:
         replace(rule, name=mapping.get(rule.name, rule.name), body=transform(rule.body, fix))
         for rule in grammar.rules.values()
     ]
-    return Grammar(
-        rules,
-        mapping.get(grammar.start, grammar.start),
+    return grammar.replace(
+        rules=rules,
+        start=mapping.get(grammar.start, grammar.start),
         ignore=tuple(mapping.get(n, n) for n in grammar.ignore),
         reserved=tuple(mapping.get(n, n) for n in grammar.reserved),
-        origin=grammar.origin,
-        deferred=grammar.deferred,
     )
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from typedgen.errors import GrammarError
-from typedgen.ir.grammar import Grammar, Lexing, Rule
 from typedgen.ir.nodes import (
     Alt,
     CharClass,
@@ -19,6 +19,10 @@ from typedgen.ir.nodes import (
     Seq,
     walk,
 )
+from typedgen.ir.rules import Lexing, Rule
+
+if TYPE_CHECKING:  # the grammar imports this module to validate itself
+    from typedgen.ir.grammar import Grammar
 
 __all__ = ["productive_rules", "reachable_rules", "referenced_names", "validate_grammar"]
 
