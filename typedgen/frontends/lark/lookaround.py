@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Literal, NoReturn
 
 from typedgen.errors import UnsupportedFeatureError
+from typedgen.ir.analysis import nullable
 from typedgen.ir.nodes import (
     MAX_CODEPOINT,
     Alt,
@@ -42,13 +43,12 @@ from typedgen.ir.nodes import (
     Expr,
     Intersect,
     Lit,
-    Ref,
     Repeat,
     Seq,
 )
 from typedgen.ir.origin import Origin
 
-__all__ = ["nullable", "regex_with_lookarounds", "top_level_bars"]
+__all__ = ["regex_with_lookarounds", "top_level_bars"]
 
 RegexToExpr = Callable[..., Expr]
 _ANY_STAR = Repeat(CharClass(((0, MAX_CODEPOINT),)), 0, None)
@@ -326,23 +326,6 @@ def _in_context(expr: Expr, side: Side) -> Expr:
     if side == "behind":
         return Seq((_ANY_STAR, expr))
     return expr
-
-
-def nullable(expr: Expr, lookup: Callable[[str], Expr] | None = None) -> bool:
-    """Whether ``expr`` matches the empty string (``lookup`` resolves references)."""
-    if isinstance(expr, Lit):
-        return not expr.data
-    if isinstance(expr, Ref):
-        return lookup is not None and nullable(lookup(expr.name), lookup)
-    if isinstance(expr, Seq | Intersect):
-        return all(nullable(item, lookup) for item in expr.items)
-    if isinstance(expr, Alt):
-        return any(nullable(item, lookup) for item in expr.items)
-    if isinstance(expr, Repeat):
-        return expr.min == 0 or nullable(expr.item, lookup)
-    if isinstance(expr, Complement):
-        return not nullable(expr.item, lookup)
-    return False  # CharClass
 
 
 def _constrain(part: Expr, constraint: Expr) -> Expr:

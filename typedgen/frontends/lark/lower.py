@@ -14,7 +14,6 @@ from dataclasses import dataclass, field, replace
 from typedgen.errors import GrammarError, UnsupportedFeatureError
 from typedgen.frontends.lark.embeds import Spliced, splice, unused_embed
 from typedgen.frontends.lark.loader import Def, Loader
-from typedgen.frontends.lark.lookaround import nullable
 from typedgen.frontends.lark.syntax import (
     CharRange,
     Choice,
@@ -28,11 +27,11 @@ from typedgen.frontends.lark.syntax import (
 )
 from typedgen.frontends.lark.syntax import Sequence as SyntaxSeq
 from typedgen.frontends.lark.terminals import PatternKey, TerminalCompiler, literal_key
+from typedgen.ir.analysis import nullable, productive_rules
 from typedgen.ir.grammar import Grammar, Lexing, Rule, TreeShape
 from typedgen.ir.nodes import Alt, Expr, Lit, Ref, Repeat, Seq
 from typedgen.ir.origin import Origin
 from typedgen.ir.passes.rewrite import prune_unreachable, simplify, transform
-from typedgen.ir.passes.validate import productive_rules
 
 __all__ = ["Converter"]
 
@@ -436,9 +435,7 @@ def _drop_unproductive(
     An alternative that needs such a rule can never match, so it goes too; only when the start
     rule itself derives nothing is the grammar refused.
     """
-    alive = productive_rules(
-        Grammar(rules, start, ignore=tuple(ignore), reserved=tuple(reserved), validate=False)
-    )
+    alive = productive_rules({rule.name: rule for rule in rules})
     if len(alive) == len(rules):
         return rules, ignore
     table = {r.name: r for r in rules}

@@ -5,9 +5,10 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, assert_never
 
 from typedgen.errors import GrammarError
+from typedgen.ir.analysis import productive_rules
 from typedgen.ir.nodes import (
     Alt,
     CharClass,
@@ -111,64 +112,66 @@ def clean(e: Expr, void: set[str]) -> Expr:
 
     Adjacent literals are *not* merged: inside rules each literal is its own lexeme.
     """
-    if isinstance(e, Lit):
-        return e
-    if isinstance(e, CharClass):
-        return VOID if e.is_empty() else e
-    if isinstance(e, Ref):
-        return VOID if e.name in void else e
-    if isinstance(e, Seq):
-        items: list[Expr] = []
-        for item in e.items:
-            c = clean(item, void)
-            if c == VOID:
+    match e:
+        case Lit():
+            return e
+        case CharClass():
+            return VOID if e.is_empty() else e
+        case Ref():
+            return VOID if e.name in void else e
+        case Seq():
+            items: list[Expr] = []
+            for item in e.items:
+                c = clean(item, void)
+                if c == VOID:
+                    return VOID
+                if c == EPS:
+                    continue
+                items.extend(c.items if isinstance(c, Seq) else (c,))
+            if not items:
+                return EPS
+            return items[0] if len(items) == 1 else Seq(tuple(items), origin=e.origin)
+        case Alt():
+            alts: list[Expr] = []
+            has_eps = False
+            for item in e.items:
+                c = clean(item, void)
+                if c == VOID:
+                    continue
+                if c == EPS:
+                    has_eps = True
+                    continue
+                for part in c.items if isinstance(c, Alt) else (c,):
+                    if part not in alts:
+                        alts.append(part)
+            if not alts:
+                return EPS if has_eps else VOID
+            core = alts[0] if len(alts) == 1 else Alt(tuple(alts), origin=e.origin)
+            if has_eps:
+                if isinstance(core, Repeat) and core.min <= 1:
+                    return Repeat(core.item, 0, core.max, origin=e.origin)
+                return Repeat(core, 0, 1, origin=e.origin)
+            return core
+        case Repeat():
+            item = clean(e.item, void)
+            if e.max == 0 or item == EPS:
+                return EPS
+            if item == VOID:
+                return EPS if e.min == 0 else VOID
+            if e.min == 1 and e.max == 1:
+                return item
+            if isinstance(item, Repeat) and item.min == 0 and item.max == 1 and e.min == 0:
+                return Repeat(item.item, 0, e.max, origin=e.origin)
+            return Repeat(item, e.min, e.max, origin=e.origin)
+        case Intersect():
+            parts = [clean(i, void) for i in e.items]
+            if VOID in parts:
                 return VOID
-            if c == EPS:
-                continue
-            items.extend(c.items if isinstance(c, Seq) else (c,))
-        if not items:
-            return EPS
-        return items[0] if len(items) == 1 else Seq(tuple(items), origin=e.origin)
-    if isinstance(e, Alt):
-        alts: list[Expr] = []
-        has_eps = False
-        for item in e.items:
-            c = clean(item, void)
-            if c == VOID:
-                continue
-            if c == EPS:
-                has_eps = True
-                continue
-            for part in c.items if isinstance(c, Alt) else (c,):
-                if part not in alts:
-                    alts.append(part)
-        if not alts:
-            return EPS if has_eps else VOID
-        core = alts[0] if len(alts) == 1 else Alt(tuple(alts), origin=e.origin)
-        if has_eps:
-            if isinstance(core, Repeat) and core.min <= 1:
-                return Repeat(core.item, 0, core.max, origin=e.origin)
-            return Repeat(core, 0, 1, origin=e.origin)
-        return core
-    if isinstance(e, Repeat):
-        item = clean(e.item, void)
-        if e.max == 0 or item == EPS:
-            return EPS
-        if item == VOID:
-            return EPS if e.min == 0 else VOID
-        if e.min == 1 and e.max == 1:
-            return item
-        if isinstance(item, Repeat) and item.min == 0 and item.max == 1 and e.min == 0:
-            return Repeat(item.item, 0, e.max, origin=e.origin)
-        return Repeat(item, e.min, e.max, origin=e.origin)
-    if isinstance(e, Intersect):
-        parts = [clean(i, void) for i in e.items]
-        if VOID in parts:
-            return VOID
-        return parts[0] if len(parts) == 1 else Intersect(tuple(parts), origin=e.origin)
-    if isinstance(e, Complement):
-        return Complement(clean(e.item, void), origin=e.origin)
-    raise TypeError(f"unknown IR node {type(e).__name__}")  # pragma: no cover
+            return parts[0] if len(parts) == 1 else Intersect(tuple(parts), origin=e.origin)
+        case Complement():
+            return Complement(clean(e.item, void), origin=e.origin)
+        case _:
+            assert_never(e)
 
 
 def cleaned(
@@ -179,15 +182,7 @@ def cleaned(
     Returns the kept rules (those reachable from ``start`` and ``roots``) and the dropped names;
     a ``start`` that matches nothing is an error.
     """
-    void: set[str] = set()
-    while True:
-        grew = False
-        for name, rule in rules.items():
-            if name not in void and clean(rule.body, void) == VOID:
-                void.add(name)
-                grew = True
-        if not grew:
-            break
+    void = set(rules) - productive_rules(rules)
     if start is not None and start in void:
         rule = rules[start]
         raise GrammarError(

@@ -8,9 +8,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, assert_never
 
 from typedgen.errors import GrammarError
+from typedgen.ir.analysis import closure, referenced_names
 from typedgen.ir.export.common import (
     ALT,
     EPS,
@@ -31,12 +32,13 @@ from typedgen.ir.export.common import (
 from typedgen.ir.nodes import (
     Alt,
     CharClass,
+    Complement,
     Expr,
+    Intersect,
     Lit,
     Ref,
     Repeat,
     Seq,
-    walk,
 )
 from typedgen.ir.rules import Lexing, Rule
 
@@ -111,31 +113,35 @@ class _GbnfPrinter:
         return f"({text})" if prec < context else text
 
     def expr(self, e: Expr) -> tuple[str, int]:
-        if isinstance(e, Lit):
-            return _gbnf_string(e.data), UNARY
-        if isinstance(e, CharClass):
-            return _gbnf_class(e), UNARY
-        if isinstance(e, Ref):
-            return self.names[e.name], UNARY
-        if isinstance(e, Alt):
-            return " | ".join(self.wrap(i, SEQ) for i in e.items), ALT
-        if isinstance(e, Seq):
-            return " ".join(self.wrap(i, UNARY) for i in e.items), SEQ
-        if isinstance(e, Repeat):
-            inner = self.wrap(e.item, UNARY)
-            if isinstance(e.item, Repeat) and not inner.startswith("("):
-                inner = f"({inner})"
-            lo, hi = e.min, e.max
-            if hi is None:
-                suffix = "*" if lo == 0 else "+" if lo == 1 else f"{{{lo},}}"
-            elif lo == 0 and hi == 1:
-                suffix = "?"
-            elif lo == hi:
-                suffix = f"{{{lo}}}"
-            else:
-                suffix = f"{{{lo},{hi}}}"
-            return inner + suffix, UNARY
-        raise TypeError(f"unknown IR node {type(e).__name__}")  # pragma: no cover
+        match e:
+            case Lit():
+                return _gbnf_string(e.data), UNARY
+            case CharClass():
+                return _gbnf_class(e), UNARY
+            case Ref():
+                return self.names[e.name], UNARY
+            case Alt():
+                return " | ".join(self.wrap(i, SEQ) for i in e.items), ALT
+            case Seq():
+                return " ".join(self.wrap(i, UNARY) for i in e.items), SEQ
+            case Repeat():
+                inner = self.wrap(e.item, UNARY)
+                if isinstance(e.item, Repeat) and not inner.startswith("("):
+                    inner = f"({inner})"
+                lo, hi = e.min, e.max
+                if hi is None:
+                    suffix = "*" if lo == 0 else "+" if lo == 1 else f"{{{lo},}}"
+                elif lo == 0 and hi == 1:
+                    suffix = "?"
+                elif lo == hi:
+                    suffix = f"{{{lo}}}"
+                else:
+                    suffix = f"{{{lo},{hi}}}"
+                return inner + suffix, UNARY
+            case Intersect() | Complement():
+                raise AssertionError("'&' and '~' are rewritten away before printing")
+            case _:
+                assert_never(e)
 
     def body(self, head: str, e: Expr) -> str:
         if e == EPS:
@@ -207,21 +213,25 @@ def _without_left_recursion(name: str, body: Expr) -> Expr:
 
 def _with_ignored(e: Expr, rules: Mapping[str, Rule], ig: Ref) -> Expr:
     """``e`` with the ignored terminals allowed after every lexeme."""
-    if isinstance(e, Ref):
-        return Seq((e, ig)) if rules[e.name].lexical else e
-    if isinstance(e, Lit | CharClass):
-        return Seq((e, ig)) if e != EPS else e
-    if isinstance(e, Seq):
-        items: list[Expr] = []
-        for item in e.items:
-            new = _with_ignored(item, rules, ig)
-            items.extend(new.items if isinstance(new, Seq) else (new,))
-        return replace(e, items=tuple(items))
-    if isinstance(e, Alt):
-        return replace(e, items=tuple(_with_ignored(i, rules, ig) for i in e.items))
-    if isinstance(e, Repeat):
-        return replace(e, item=_with_ignored(e.item, rules, ig))
-    raise TypeError(f"unknown IR node {type(e).__name__}")  # pragma: no cover
+    match e:
+        case Ref():
+            return Seq((e, ig)) if rules[e.name].lexical else e
+        case Lit() | CharClass():
+            return Seq((e, ig)) if e != EPS else e
+        case Seq():
+            items: list[Expr] = []
+            for item in e.items:
+                new = _with_ignored(item, rules, ig)
+                items.extend(new.items if isinstance(new, Seq) else (new,))
+            return replace(e, items=tuple(items))
+        case Alt():
+            return replace(e, items=tuple(_with_ignored(i, rules, ig) for i in e.items))
+        case Repeat():
+            return replace(e, item=_with_ignored(e.item, rules, ig))
+        case Intersect() | Complement():
+            raise AssertionError("'&' and '~' are rewritten away before GBNF")
+        case _:
+            assert_never(e)
 
 
 def _loop_body(e: Expr) -> Expr:
@@ -272,14 +282,9 @@ def write_gbnf(grammar: Grammar, *, max_repeat: int) -> str:
             (names[name], rule.body) for name, rule in rules.items() if name != grammar.start
         )
     # Ignored terminals inlined into the loop may have become unused.
-    seen: set[str] = set()
-    stack = ["root"]
-    while stack:
-        head = stack.pop()
-        if head in seen:
-            continue
-        seen.add(head)
-        stack.extend(names[n.name] for n in walk(out_rules[head]) if isinstance(n, Ref))
+    seen = closure(
+        ["root"], lambda head: (names[n.name] for n in referenced_names(out_rules[head]))
+    )
 
     printer = _GbnfPrinter(names)
     lines = []

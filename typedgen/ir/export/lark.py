@@ -8,9 +8,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, assert_never
 
 from typedgen.errors import GrammarError, UnsupportedFeatureError
+from typedgen.ir.analysis import nullable
 from typedgen.ir.export.common import (
     ALT,
     AND,
@@ -133,45 +134,47 @@ class _LarkPrinter:
         return f"({text})" if prec < context else text
 
     def expr(self, e: Expr) -> tuple[str, int]:
-        if isinstance(e, Lit):
-            return _lark_string(e.data), UNARY
-        if isinstance(e, CharClass):
-            return _lark_class(e), UNARY
-        if isinstance(e, Ref):
-            return self.names[e.name], UNARY
-        if isinstance(e, Alt):
-            if not e.items:
-                return "/[^\\s\\S]/", UNARY  # pragma: no cover - cleaned away before printing
-            return " | ".join(self.wrap(i, AND) for i in e.items), ALT
-        if isinstance(e, Seq):
-            return " ".join(self.wrap(i, UNARY) for i in e.items), SEQ
-        if isinstance(e, Intersect):
-            # llguidance only; every operand in parentheses unless atomic.
-            return " & ".join(self.wrap(i, UNARY) for i in e.items), AND
-        if isinstance(e, Complement):
-            inner = self.wrap(e.item, UNARY)
-            if isinstance(e.item, Repeat | Complement) and not inner.startswith("("):
-                inner = f"({inner})"
-            return "~" + inner, UNARY
-        if isinstance(e, Repeat):
-            inner = self.wrap(e.item, UNARY)
-            if isinstance(e.item, Repeat | Complement) and not inner.startswith("("):
-                inner = f"({inner})"
-            lo, hi = e.min, e.max
-            if hi is None:
-                if lo == 0:
-                    return inner + "*", UNARY
-                if lo == 1:
-                    return inner + "+", UNARY
-                if self.llguidance:
-                    return f"{inner}{{{lo},}}", UNARY
-                return f"{inner}~{lo} {inner}*", SEQ
-            if lo == 0 and hi == 1:
-                return inner + "?", UNARY
-            if lo == hi:
-                return f"{inner}~{lo}", UNARY
-            return f"{inner}~{lo}..{hi}", UNARY
-        raise TypeError(f"unknown IR node {type(e).__name__}")  # pragma: no cover
+        match e:
+            case Lit():
+                return _lark_string(e.data), UNARY
+            case CharClass():
+                return _lark_class(e), UNARY
+            case Ref():
+                return self.names[e.name], UNARY
+            case Alt():
+                if not e.items:
+                    return "/[^\\s\\S]/", UNARY  # pragma: no cover - cleaned away before printing
+                return " | ".join(self.wrap(i, AND) for i in e.items), ALT
+            case Seq():
+                return " ".join(self.wrap(i, UNARY) for i in e.items), SEQ
+            case Intersect():
+                # llguidance only; every operand in parentheses unless atomic.
+                return " & ".join(self.wrap(i, UNARY) for i in e.items), AND
+            case Complement():
+                inner = self.wrap(e.item, UNARY)
+                if isinstance(e.item, Repeat | Complement) and not inner.startswith("("):
+                    inner = f"({inner})"
+                return "~" + inner, UNARY
+            case Repeat():
+                inner = self.wrap(e.item, UNARY)
+                if isinstance(e.item, Repeat | Complement) and not inner.startswith("("):
+                    inner = f"({inner})"
+                lo, hi = e.min, e.max
+                if hi is None:
+                    if lo == 0:
+                        return inner + "*", UNARY
+                    if lo == 1:
+                        return inner + "+", UNARY
+                    if self.llguidance:
+                        return f"{inner}{{{lo},}}", UNARY
+                    return f"{inner}~{lo} {inner}*", SEQ
+                if lo == 0 and hi == 1:
+                    return inner + "?", UNARY
+                if lo == hi:
+                    return f"{inner}~{lo}", UNARY
+                return f"{inner}~{lo}..{hi}", UNARY
+            case _:
+                assert_never(e)
 
     def body(self, head: str, e: Expr) -> str:
         if e == EPS:
@@ -186,27 +189,6 @@ class _LarkPrinter:
         return f"{head}: {self.wrap(e, ALT)}"
 
 
-def _nullable(e: Expr, rules: Mapping[str, Rule], memo: dict[str, bool]) -> bool:
-    if isinstance(e, Lit):
-        return not e.data
-    if isinstance(e, CharClass):
-        return False
-    if isinstance(e, Ref):
-        if e.name not in memo:
-            memo[e.name] = False  # terminals are not recursive; rules are never asked
-            memo[e.name] = _nullable(rules[e.name].body, rules, memo)
-        return memo[e.name]
-    if isinstance(e, Seq | Intersect):
-        return all(_nullable(i, rules, memo) for i in e.items)
-    if isinstance(e, Alt):
-        return any(_nullable(i, rules, memo) for i in e.items)
-    if isinstance(e, Repeat):
-        return e.min == 0 or _nullable(e.item, rules, memo)
-    if isinstance(e, Complement):
-        return not _nullable(e.item, rules, memo)
-    raise TypeError(f"unknown IR node {type(e).__name__}")  # pragma: no cover
-
-
 class _NonEmpty:
     """lark refuses terminals that match the empty string: such a terminal ``T`` is written as
     its non-empty part and every use as ``T?`` (the compiler splits it the same way)."""
@@ -217,11 +199,14 @@ class _NonEmpty:
         self.nullable_terms = {
             name
             for name, rule in rules.items()
-            if rule.lexical and _nullable(Ref(name), rules, self.memo)
+            if rule.lexical and nullable(Ref(name), self.body, self.memo)
         }
 
+    def body(self, name: str) -> Expr:
+        return self.rules[name].body
+
     def nullable(self, e: Expr) -> bool:
-        return _nullable(e, self.rules, self.memo)
+        return nullable(e, self.body, self.memo)
 
     def fix(self, e: Expr) -> Expr:
         """``e`` with every nullable terminal ``T`` written ``T?``."""
@@ -239,30 +224,34 @@ class _NonEmpty:
         """The non-empty strings of ``e``, with nullable terminals written ``T?``."""
         if not self.nullable(e):
             return self.fix(e)
-        if isinstance(e, Lit):
-            return VOID
-        if isinstance(e, Ref):
-            return e  # the terminal itself is written as its non-empty part
-        if isinstance(e, Seq):
-            # Every item is nullable: a non-empty first item then anything, or an empty one.
-            head, rest = e.items[0], e.items[1:]
-            if not rest:
-                return self.part(head)
-            tail = rest[0] if len(rest) == 1 else Seq(rest)
-            return Alt((Seq((self.part(head), self.fix(tail))), self.part(tail)))
-        if isinstance(e, Alt):
-            return Alt(tuple(self.part(i) for i in e.items))
-        if isinstance(e, Repeat):
-            if not self.nullable(e.item):
-                return Repeat(self.fix(e.item), 1, e.max, origin=e.origin)
-            rest_max = None if e.max is None else e.max - 1
-            return Seq((self.part(e.item), Repeat(self.fix(e.item), 0, rest_max)))
-        if isinstance(e, Intersect):
-            return Intersect((self.part(e.items[0]), *(self.fix(i) for i in e.items[1:])))
-        if isinstance(e, Complement):
-            anything = Repeat(CharClass((), negated=True), 1, None)
-            return Intersect((self.fix(e), anything))
-        raise TypeError(f"unknown IR node {type(e).__name__}")  # pragma: no cover
+        match e:
+            case Lit():
+                return VOID
+            case Ref():
+                return e  # the terminal itself is written as its non-empty part
+            case Seq():
+                # Every item is nullable: a non-empty first item then anything, or an empty one.
+                head, rest = e.items[0], e.items[1:]
+                if not rest:
+                    return self.part(head)
+                tail = rest[0] if len(rest) == 1 else Seq(rest)
+                return Alt((Seq((self.part(head), self.fix(tail))), self.part(tail)))
+            case Alt():
+                return Alt(tuple(self.part(i) for i in e.items))
+            case Repeat():
+                if not self.nullable(e.item):
+                    return Repeat(self.fix(e.item), 1, e.max, origin=e.origin)
+                rest_max = None if e.max is None else e.max - 1
+                return Seq((self.part(e.item), Repeat(self.fix(e.item), 0, rest_max)))
+            case Intersect():
+                return Intersect((self.part(e.items[0]), *(self.fix(i) for i in e.items[1:])))
+            case Complement():
+                anything = Repeat(CharClass((), negated=True), 1, None)
+                return Intersect((self.fix(e), anything))
+            case CharClass():
+                raise AssertionError("a class is never nullable: returned above")
+            case _:
+                assert_never(e)
 
 
 def _lexer_for(modes: Mapping[Lexing, str], grammar: Grammar, lexer: str | None) -> str:
