@@ -21,7 +21,7 @@ DOC = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
 
 # Exceptions that never leave the module that defines them (control flow, caught right there).
 PRIVATE_SIGNALS = {
-    ("frontends/lark_terminals.py", "_NoPattern"),  # a terminal with no single regex; caught
+    ("frontends/lark/terminals.py", "_NoPattern"),  # a terminal with no single regex; caught
     ("frontends/jsonschema/negation.py", "Unsupported"),  # re-raised by lower.py as SchemaError
 }
 # Codes listed for a site the engine owner is moving onto them (see docs/errors.md).

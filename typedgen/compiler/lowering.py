@@ -22,6 +22,7 @@ import numpy as np
 
 from typedgen.compiler.automata import DEFAULT_STATE_BUDGET, DFA, expr_to_dfa
 from typedgen.errors import CompileBudgetError
+from typedgen.ir.analysis import bnf_first_follow
 from typedgen.ir.grammar import Grammar, Lexing
 from typedgen.ir.nodes import (
     Alt,
@@ -525,34 +526,9 @@ def _follow_sets(
     start: int,
     ignore: tuple[int, ...],
 ) -> tuple[tuple[int, ...], int]:
-    """Terminal-level FOLLOW sets and the FIRST set of the start symbol, as bitsets."""
-    nullable = [False] * (n_terms + n_nts)
-    first = [1 << t for t in range(n_terms)] + [0] * n_nts
-    changed = True
-    while changed:
-        changed = False
-        for lhs, rhs in productions:
-            if not nullable[lhs] and all(nullable[s] for s in rhs):
-                nullable[lhs] = changed = True
-            acc = 0
-            for s in rhs:
-                acc |= first[s]
-                if not nullable[s]:
-                    break
-            if acc & ~first[lhs]:
-                first[lhs] |= acc
-                changed = True
-    follow_nt = [0] * (n_terms + n_nts)
-    changed = True
-    while changed:
-        changed = False
-        for lhs, rhs in productions:
-            trailer = follow_nt[lhs]
-            for s in reversed(rhs):
-                if trailer & ~follow_nt[s]:
-                    follow_nt[s] |= trailer
-                    changed = True
-                trailer = (trailer | first[s]) if nullable[s] else first[s]
+    """Terminal-level FOLLOW sets and the FIRST set of the start symbol, as bitsets, with the
+    ignored terminals allowed everywhere (FIRST/FOLLOW themselves: :mod:`typedgen.ir.analysis`)."""
+    first, follow_nt = bnf_first_follow(productions, n_terms, n_terms + n_nts)
     ignore_bits = sum(1 << t for t in ignore)
     everything = (1 << n_terms) - 1
     follow = tuple(

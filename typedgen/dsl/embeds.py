@@ -193,9 +193,9 @@ def _for_lark(grammar: Grammar) -> Grammar:
     """``grammar`` as lark imports it: ignored terminals written out, reserved ones dropped.
 
     lark drops an imported module's ``%ignore``; typedgen's IR keeps the embedded part's
-    ignored text inside it (see :func:`typedgen.frontends.lark_embed.with_explicit_ignores`).
+    ignored text inside it (see :func:`typedgen.frontends.lark.embeds.with_explicit_ignores`).
     """
-    from typedgen.frontends.lark_embed import with_explicit_ignores
+    from typedgen.frontends.lark.embeds import with_explicit_ignores
     from typedgen.ir.passes.rewrite import prune_unreachable
 
     if not grammar.ignore and not grammar.reserved:

@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any
 from typedgen.dsl.embeds import Fragment, fragment, normalize, terminal_pattern
 from typedgen.dsl.transform import Bound, DSLValueError, Transform
 from typedgen.errors import GrammarError
-from typedgen.frontends.lark_embed import is_terminal_name
-from typedgen.frontends.lark_loader import Loader
-from typedgen.frontends.lark_syntax import Choice as SyntaxChoice
-from typedgen.frontends.lark_syntax import Node, children
+from typedgen.frontends.lark.embeds import is_terminal_name
+from typedgen.frontends.lark.loader import Loader
+from typedgen.frontends.lark.syntax import Choice as SyntaxChoice
+from typedgen.frontends.lark.syntax import Node, children
 from typedgen.ir.grammar import Grammar
 from typedgen.ir.origin import Origin
 

@@ -17,7 +17,7 @@ import functools
 import importlib
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -32,11 +32,12 @@ from typedgen.ir.nodes import (
     Lit,
     Repeat,
     Seq,
-    complement_ranges,
 )
-from typedgen.ir.nodes import normalize_ranges as _norm
 from typedgen.ir.origin import Origin
 from typedgen.ir.passes import simplify
+from typedgen.ir.ranges import complement_ranges, contains, intersect_ranges, point_ranges
+from typedgen.ir.ranges import normalize_ranges as _norm
+from typedgen.ir.ranges import subtract_ranges as _difference
 
 __all__ = ["Flavor", "regex_grammar", "regex_to_expr"]
 
@@ -62,34 +63,6 @@ _ALLOWED_FLAGS = re.I | re.S | re.M | re.X | re.A | re.U
 _DEFAULT_ORIGIN = Origin("<regex>")
 
 # -- code point sets as sorted, merged range tuples -----------------------------------------
-
-
-def _intersection(a: _Ranges, b: _Ranges) -> _Ranges:
-    out = []
-    i = j = 0
-    while i < len(a) and j < len(b):
-        lo = max(a[i][0], b[j][0])
-        hi = min(a[i][1], b[j][1])
-        if lo <= hi:
-            out.append((lo, hi))
-        if a[i][1] < b[j][1]:
-            i += 1
-        else:
-            j += 1
-    return tuple(out)
-
-
-def _difference(a: _Ranges, b: _Ranges) -> _Ranges:
-    return _intersection(a, complement_ranges(b))
-
-
-def _points(points: Iterable[int]) -> _Ranges:
-    return _norm((p, p) for p in points)
-
-
-def _member(ranges: _Ranges, cp: int) -> bool:
-    i = bisect.bisect_right(ranges, (cp, MAX_CODEPOINT + 1)) - 1
-    return i >= 0 and ranges[i][0] <= cp <= ranges[i][1]
 
 
 def _ranges_where(pred: Callable[[str], bool]) -> _Ranges:
@@ -143,8 +116,8 @@ def _case_rules(
         lower=lower,
         inverse={k: tuple(v) for k, v in inverse.items()},
         keys=keys,
-        keys_set=_points(keys),
-        cased=_points(cased),
+        keys_set=point_ranges(keys),
+        cased=point_ranges(cased),
         fixes=fixes,
         iscased=iscased,
     )
@@ -179,7 +152,7 @@ def _unicode_category(name: str) -> _Ranges:
 @functools.cache
 def _ecma_space() -> _Ranges:
     zs = [cp for cp in range(MAX_CODEPOINT + 1) if unicodedata.category(chr(cp)) == "Zs"]
-    return _points([0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0xA0, 0x2028, 0x2029, 0xFEFF, *zs])
+    return point_ranges([0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0xA0, 0x2028, 0x2029, 0xFEFF, *zs])
 
 
 _ASCII_SETS: dict[str, _Ranges] = {
@@ -192,7 +165,7 @@ _ASCII_SETS: dict[str, _Ranges] = {
 def _preimage(targets: _Ranges, rules: _CaseRules) -> _Ranges:
     """The code points whose lower case lies in ``targets``."""
     base = _difference(targets, rules.keys_set)
-    extra = [cp for cp, low in rules.lower.items() if _member(targets, low)]
+    extra = [cp for cp, low in rules.lower.items() if contains(targets, low)]
     return _norm((*base, *((cp, cp) for cp in extra)))
 
 
@@ -219,7 +192,7 @@ def _literal_set(cp: int, rules: _CaseRules) -> _Ranges:
             if target not in rules.lower:
                 found.add(target)
             found.update(rules.inverse.get(target, ()))
-        result = _points(found)
+        result = point_ranges(found)
     rules.literal_cache[cp] = result
     return result
 
@@ -544,7 +517,7 @@ class _Lowering:
         if flags & re.DOTALL:
             return _ALL
         excluded = (0x0A, 0x0D, 0x2028, 0x2029) if self.flavor == "ecma" else (0x0A,)
-        return complement_ranges(_points(excluded))
+        return complement_ranges(point_ranges(excluded))
 
     def char_set(self, items: Sequence[tuple[Any, Any]], flags: int) -> _Ranges:
         negate = False
@@ -596,9 +569,9 @@ class _Lowering:
                 image = _norm(_lower_image(lo, min(hi, _BMP_END), rules))
                 charmap.extend(image)
                 for fix_key, fixed in rules.fixes.items():
-                    if _member(image, fix_key):
+                    if contains(image, fix_key):
                         charmap.extend((k, k) for k in fixed)
-                if hi <= _BMP_END and _intersection(((lo, hi),), rules.cased):
+                if hi <= _BMP_END and intersect_ranges(((lo, hi),), rules.cased):
                     hascased = True
             if hi > _BMP_END:
                 tail_spans.append((lo, hi))
@@ -606,7 +579,7 @@ class _Lowering:
         accepted = _norm([*charmap, *tail, *tail_spans, *categories])
         if tail_spans:
             spans_set = _norm(tail_spans)
-            ups = [cp for cp, up in _upper_map().items() if _member(spans_set, up)]
+            ups = [cp for cp, up in _upper_map().items() if contains(spans_set, up)]
             accepted = _norm([*accepted, *((cp, cp) for cp in ups)])
         if not hascased:
             return accepted

@@ -2,78 +2,27 @@
 
 from __future__ import annotations
 
-import enum
 import hashlib
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
 from typing import Any
 
 from typedgen.errors import GrammarError
-from typedgen.ir.nodes import Expr
+from typedgen.ir.export import export_gbnf, export_lark
 from typedgen.ir.origin import Origin
+from typedgen.ir.passes.rewrite import rename_rules
+from typedgen.ir.passes.validate import validate_grammar
+from typedgen.ir.printer import print_grammar
+from typedgen.ir.rules import DeferredCheck, Lexing, Rule, TreeShape, rule_with
 
-__all__ = ["DeferredCheck", "Grammar", "Lexing", "Rule", "TreeShape", "register_format"]
-
-
-class Lexing(enum.StrEnum):
-    """How a terminal's lexemes are delimited.
-
-    ``FREE``: a lexeme may end wherever the terminal's pattern matches (scannerless, as in GBNF
-    and lark's ``dynamic_complete`` lexer): the language is exactly the context-free language.
-    ``CONTEXTUAL``: longest match among the terminals the parser expects at that point (lark's
-    contextual lexer, llguidance); a lexeme cannot end where an expected terminal could go on.
-    ``BASIC``: longest match among *all* terminals whatever the parser expects (lark's basic
-    lexer, sqlglot's tokenizer); needed where the output is re-lexed by a context-free tokenizer.
-    No mode backtracks: a lexeme that can go on must go on.
-    """
-
-    FREE = "free"
-    CONTEXTUAL = "contextual"
-    BASIC = "basic"
-
-
-@dataclass(frozen=True, slots=True)
-class TreeShape:
-    """How a rule's node appears in the parse tree (lark conventions); no effect on the language."""
-
-    inline: bool = False
-    """``_rule``: splice the children into the parent."""
-    expand_single: bool = False
-    """``?rule``: replace the node by its child when it has exactly one."""
-    keep_tokens: bool = False
-    """``!rule``: keep anonymous punctuation tokens in the tree."""
-    filtered: bool = False
-    """Terminal left out of the tree (lark's ``_TERM`` and anonymous literals)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """A named rule. ``lexical=True`` makes it a terminal: regular, matched by the lexer."""
-
-    name: str
-    body: Expr
-    lexical: bool = False
-    priority: int = 0
-    lexing: Lexing = Lexing.FREE
-    shape: TreeShape = TreeShape()
-    origin: Origin | None = field(default=None, compare=False)
-
-
-@dataclass(frozen=True, slots=True)
-class DeferredCheck:
-    """A constraint the grammar does not enforce, left to a validator after decoding.
-
-    Frontends record these only where the caller asked for a relaxation (for example
-    ``from_json_schema(..., strict=False)``); they are part of the canonical text, so two grammars
-    that leave different checks to the validator never share a cache entry.
-    """
-
-    path: str
-    """Where the constraint sits (a JSON pointer such as ``#/properties/tags``)."""
-    keyword: str
-    """What is left unchecked (``uniqueItems``, ``format: idn-email``)."""
-    reason: str
-    """Why the grammar cannot enforce it."""
+__all__ = [
+    "DeferredCheck",
+    "Grammar",
+    "Lexing",
+    "Rule",
+    "TreeShape",
+    "register_format",
+    "rule_with",
+]
 
 
 _FORMATS: dict[str, Callable[..., Grammar]] = {}
@@ -152,8 +101,6 @@ class Grammar:
         self._text: str | None = None
         self._fingerprint: str | None = None
         if validate:
-            from typedgen.ir.passes.validate import validate_grammar
-
             validate_grammar(self)
 
     # -- construction from text -------------------------------------------------------------
@@ -223,8 +170,6 @@ class Grammar:
 
     def renamed(self, name: str, new: str) -> Grammar:
         """A copy where rule ``name`` is called ``new`` (references included)."""
-        from typedgen.ir.passes.rewrite import rename_rules
-
         return rename_rules(self, {name: new})
 
     # -- export ----------------------------------------------------------------------------
@@ -235,21 +180,15 @@ class Grammar:
         priorities); ``lexer`` overrides the lark lexer named in the header when the terminals
         mix lexing modes (an approximation, stated there).
         """
-        from typedgen.ir.export import export_lark
-
         return export_lark(self, dialect=dialect, lexer=lexer)
 
     def to_gbnf(self) -> str:
         """llama.cpp GBNF text with this grammar's language (see :mod:`typedgen.ir.export`)."""
-        from typedgen.ir.export import export_gbnf
-
         return export_gbnf(self)
 
     # -- identity --------------------------------------------------------------------------
     def __str__(self) -> str:
         if self._text is None:
-            from typedgen.ir.printer import print_grammar
-
             self._text = print_grammar(self)
         return self._text
 
@@ -300,8 +239,3 @@ def _rebuild(
         reserved=reserved,
         validate=False,
     )
-
-
-def rule_with(rule: Rule, **changes: Any) -> Rule:
-    """A copy of ``rule`` with fields replaced."""
-    return replace(rule, **changes)

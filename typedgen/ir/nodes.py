@@ -7,11 +7,13 @@ hash equally wherever they came from.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TypeAlias
 
 from typedgen.errors import GrammarError
 from typedgen.ir.origin import Origin
+from typedgen.ir.ranges import MAX_CODEPOINT, complement_ranges, normalize_ranges
 
 __all__ = [
     "MAX_CODEPOINT",
@@ -22,6 +24,7 @@ __all__ = [
     "Expr",
     "Intersect",
     "Lit",
+    "Node",
     "Ref",
     "Repeat",
     "Seq",
@@ -29,13 +32,12 @@ __all__ = [
     "normalize_ranges",
 ]
 
-MAX_CODEPOINT = 0x10FFFF
 SURROGATES = (0xD800, 0xDFFF)
 
 
 @dataclass(frozen=True, slots=True)
-class Expr:
-    """Base class of IR expressions."""
+class Node:
+    """Base class of the IR expression nodes; :data:`Expr` is their closed union."""
 
     origin: Origin | None = field(default=None, compare=False, repr=False, kw_only=True)
 
@@ -45,7 +47,7 @@ class Expr:
 
 
 @dataclass(frozen=True, slots=True)
-class Lit(Expr):
+class Lit(Node):
     """A literal byte string; ``Lit(b"")`` is the empty string (epsilon)."""
 
     data: bytes
@@ -54,47 +56,6 @@ class Lit(Expr):
     def text(cls, text: str, *, origin: Origin | None = None) -> Lit:
         """A literal from text, encoded as UTF-8."""
         return cls(text.encode("utf-8"), origin=origin)
-
-
-def normalize_ranges(ranges: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
-    """Sort and merge code point ranges; reject inverted or out-of-range ones."""
-    items = []
-    for lo, hi in ranges:
-        if lo > hi:
-            raise GrammarError(
-                f"character range {lo:#x}-{hi:#x} is inverted",
-                code="bad-range",
-                hint="write the lower code point first",
-            )
-        if lo < 0 or hi > MAX_CODEPOINT:
-            raise GrammarError(
-                f"character range {lo:#x}-{hi:#x} is outside Unicode",
-                code="bad-range",
-                hint="code points run from 0 to 0x10FFFF",
-            )
-        items.append((lo, hi))
-    items.sort()
-    merged: list[tuple[int, int]] = []
-    for lo, hi in items:
-        if merged and lo <= merged[-1][1] + 1:
-            if hi > merged[-1][1]:
-                merged[-1] = (merged[-1][0], hi)
-        else:
-            merged.append((lo, hi))
-    return tuple(merged)
-
-
-def complement_ranges(ranges: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
-    """The code points 0..U+10FFFF *not* in sorted, merged ``ranges``."""
-    out = []
-    nxt = 0
-    for lo, hi in ranges:
-        if lo > nxt:
-            out.append((nxt, lo - 1))
-        nxt = hi + 1
-    if nxt <= MAX_CODEPOINT:
-        out.append((nxt, MAX_CODEPOINT))
-    return tuple(out)
 
 
 def _remove_surrogates(ranges: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
@@ -112,7 +73,7 @@ def _remove_surrogates(ranges: tuple[tuple[int, int], ...]) -> tuple[tuple[int, 
 
 
 @dataclass(frozen=True, slots=True)
-class CharClass(Expr):
+class CharClass(Node):
     """One Unicode scalar value from a set of code point ranges, matched as its UTF-8 bytes.
 
     ``negated`` complements the set within Unicode. Surrogate code points (U+D800..U+DFFF) have
@@ -151,7 +112,7 @@ class CharClass(Expr):
 
 
 @dataclass(frozen=True, slots=True)
-class Seq(Expr):
+class Seq(Node):
     """Concatenation; ``Seq(())`` is the empty string."""
 
     items: tuple[Expr, ...]
@@ -161,7 +122,7 @@ class Seq(Expr):
 
 
 @dataclass(frozen=True, slots=True)
-class Alt(Expr):
+class Alt(Node):
     """Alternation; ``Alt(())`` is the empty language."""
 
     items: tuple[Expr, ...]
@@ -171,7 +132,7 @@ class Alt(Expr):
 
 
 @dataclass(frozen=True, slots=True)
-class Repeat(Expr):
+class Repeat(Node):
     """``item{min,max}``; ``max=None`` is unbounded (``*`` is ``{0,}``, ``+`` is ``{1,}``)."""
 
     item: Expr
@@ -199,14 +160,14 @@ class Repeat(Expr):
 
 
 @dataclass(frozen=True, slots=True)
-class Ref(Expr):
+class Ref(Node):
     """A reference to a named rule."""
 
     name: str
 
 
 @dataclass(frozen=True, slots=True)
-class Intersect(Expr):
+class Intersect(Node):
     """Strings matched by every item; only inside lexical rules (terminals)."""
 
     items: tuple[Expr, ...]
@@ -216,13 +177,18 @@ class Intersect(Expr):
 
 
 @dataclass(frozen=True, slots=True)
-class Complement(Expr):
+class Complement(Node):
     """Valid UTF-8 strings *not* matched by ``item``; only inside lexical rules (terminals)."""
 
     item: Expr
 
     def children(self) -> tuple[Expr, ...]:
         return (self.item,)
+
+
+Expr: TypeAlias = Lit | CharClass | Seq | Alt | Repeat | Ref | Intersect | Complement
+"""An IR expression: one of the eight node kinds. A closed union, so that passes can dispatch
+with ``match`` and ``assert_never`` and the type checker reports a kind they forget."""
 
 
 def walk(expr: Expr) -> Iterator[Expr]:

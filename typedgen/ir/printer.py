@@ -18,9 +18,13 @@ the empty language. Golden files pin this format.
 from __future__ import annotations
 
 import unicodedata
+from typing import TYPE_CHECKING, assert_never
 
-from typedgen.ir.grammar import Grammar, Lexing, Rule, TreeShape
 from typedgen.ir.nodes import Alt, CharClass, Complement, Expr, Intersect, Lit, Ref, Repeat, Seq
+from typedgen.ir.rules import Lexing, Rule, TreeShape
+
+if TYPE_CHECKING:  # the grammar imports this module to print itself
+    from typedgen.ir.grammar import Grammar
 
 __all__ = ["print_expr", "print_grammar", "print_rule"]
 
@@ -124,17 +128,21 @@ def _children(node: Expr) -> tuple[tuple[Expr, ...], int] | None:
 
 
 def _leaf(node: Expr) -> str:
-    if isinstance(node, Lit):
-        return _lit_text(node.data)
-    if isinstance(node, CharClass):
-        return _class_text(node)
-    if isinstance(node, Ref):
-        return node.name
-    if isinstance(node, Alt):
-        return "%void"
-    if isinstance(node, Seq):
-        return '""'
-    raise TypeError(f"unknown IR node {type(node).__name__}")  # pragma: no cover
+    match node:
+        case Lit():
+            return _lit_text(node.data)
+        case CharClass():
+            return _class_text(node)
+        case Ref():
+            return node.name
+        case Alt():
+            return "%void"
+        case Seq():
+            return '""'
+        case Repeat() | Intersect() | Complement():
+            raise AssertionError("inner nodes are printed by _join")
+        case _:
+            assert_never(node)
 
 
 def _join(node: Expr, parts: list[str], context: int) -> str:

@@ -193,8 +193,11 @@ def _expr(value: Any, depth: int = 0) -> Expr:
             return CharClass(tuple(ranges), args[1], origin=origin)
         if tag in ("seq", "alt", "and") and len(args) == 1:
             children = tuple(_expr(e, depth + 1) for e in _list(args[0], f"a {tag}'s items"))
-            cls = {"seq": Seq, "alt": Alt, "and": Intersect}[tag]
-            return cls(children, origin=origin)
+            if tag == "seq":
+                return Seq(children, origin=origin)
+            if tag == "alt":
+                return Alt(children, origin=origin)
+            return Intersect(children, origin=origin)
         if tag == "repeat" and len(args) == 3:
             low = _int(args[1], "a repeat's minimum")
             high = None if args[2] is None else _int(args[2], "a repeat's maximum")

@@ -23,6 +23,7 @@ import threading
 from collections import defaultdict
 
 from typedgen.compiler.lowering import ParserGrammar
+from typedgen.ir.analysis import bnf_nullable
 
 __all__ = ["ParseTable"]
 
@@ -83,7 +84,7 @@ class ParseTable:
         self.item_lhs = item_lhs
         self.first = {k: tuple(v) for k, v in first.items()}
         self.final_item = final
-        self.nullable = _nullable(grammar, n_terms)
+        self.nullable = bnf_nullable(grammar.productions, n_terms + len(grammar.nonterminals))
         self.ignore_bits = sum(1 << t for t in grammar.ignore)
         self._ignore = frozenset(grammar.ignore)
         self._pred: dict[int, tuple[frozenset[int], frozenset[int]]] = {}
@@ -269,14 +270,3 @@ class ParseTable:
 
     def __len__(self) -> int:
         return len(self.sets)
-
-
-def _nullable(grammar: ParserGrammar, n_terms: int) -> list[bool]:
-    nullable = [False] * (n_terms + len(grammar.nonterminals))
-    changed = True
-    while changed:
-        changed = False
-        for lhs, rhs in grammar.productions:
-            if not nullable[lhs] and all(nullable[s] for s in rhs):
-                nullable[lhs] = changed = True
-    return nullable

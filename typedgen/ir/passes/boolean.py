@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, assert_never
 
 from typedgen.errors import GrammarError, UnsupportedFeatureError
+from typedgen.ir.analysis import closure
 from typedgen.ir.nodes import (
     MAX_CODEPOINT,
     SURROGATES,
@@ -28,9 +29,9 @@ from typedgen.ir.nodes import (
     Ref,
     Repeat,
     Seq,
-    normalize_ranges,
 )
 from typedgen.ir.origin import Origin
+from typedgen.ir.ranges import intersect_ranges, normalize_ranges
 
 __all__ = ["MAX_REGEX_NODES", "MAX_STATES", "plain_regular"]
 
@@ -48,21 +49,6 @@ _EMPTY: Term = ("0",)
 _EPS: Term = ("e",)
 _UNIVERSE: Term = ("~", _EMPTY)
 _ALL_CHARS: Ranges = ((0, SURROGATES[0] - 1), (SURROGATES[1] + 1, MAX_CODEPOINT))
-
-
-def _intersect_ranges(a: Ranges, b: Ranges) -> Ranges:
-    out = []
-    i = j = 0
-    while i < len(a) and j < len(b):
-        lo = max(a[i][0], b[j][0])
-        hi = min(a[i][1], b[j][1])
-        if lo <= hi:
-            out.append((lo, hi))
-        if a[i][1] < b[j][1]:
-            i += 1
-        else:
-            j += 1
-    return tuple(out)
 
 
 def _chars(ranges: Ranges) -> Term:
@@ -113,7 +99,7 @@ def _and(items: list[Term]) -> Term:
             if part == _UNIVERSE:
                 continue
             if part[0] == "c":
-                chars = part[1] if chars is None else _intersect_ranges(chars, part[1])
+                chars = part[1] if chars is None else intersect_ranges(chars, part[1])
                 if not chars:
                     return _EMPTY
             else:
@@ -214,7 +200,7 @@ def _intervals(points: set[int]) -> list[Ranges]:
     cuts = sorted(p for p in points | {0, MAX_CODEPOINT + 1} if 0 <= p <= MAX_CODEPOINT + 1)
     parts = []
     for lo, nxt in itertools.pairwise(cuts):
-        part = _intersect_ranges(((lo, nxt - 1),), _ALL_CHARS)
+        part = intersect_ranges(((lo, nxt - 1),), _ALL_CHARS)
         if part:
             parts.append(part)
     return parts
@@ -228,47 +214,53 @@ class _Reader:
         self.refs: dict[str, Term] = {}
 
     def term(self, e: Expr) -> Term:
-        if isinstance(e, Lit):
-            try:
-                text = e.data.decode("utf-8")
-            except UnicodeDecodeError:
-                raise self.fail(f"literal {e.data!r} is not valid UTF-8", "export-bytes") from None
-            out = _EPS
-            for ch in reversed(text):
-                out = _cat(("c", ((ord(ch), ord(ch)),)), out)
-            return out
-        if isinstance(e, CharClass):
-            return _chars(e.codepoints())
-        if isinstance(e, Seq):
-            out = _EPS
-            for item in reversed(e.items):
-                out = _cat(self.term(item), out)
-            return out
-        if isinstance(e, Alt):
-            return _alt([self.term(item) for item in e.items])
-        if isinstance(e, Intersect):
-            return _and([self.term(item) for item in e.items])
-        if isinstance(e, Complement):
-            return _not(self.term(e.item))
-        if isinstance(e, Ref):
-            known = self.refs.get(e.name)
-            if known is None:
-                known = self.term(self.resolve(e.name))
-                self.refs[e.name] = known
-            return known
-        if isinstance(e, Repeat):
-            body = self.term(e.item)
-            if max(e.min, e.max or 0) > MAX_STATES:
-                raise self.fail(f"a repetition {{{e.min},{e.max}}} is too large", "export-budget")
-            tail = _star(body) if e.max is None else _EPS
-            if e.max is not None:
-                for _ in range(e.max - e.min):
-                    tail = _alt([_EPS, _cat(body, tail)])
-            out = tail
-            for _ in range(e.min):
-                out = _cat(body, out)
-            return out
-        raise TypeError(f"unknown IR node {type(e).__name__}")  # pragma: no cover
+        match e:
+            case Lit():
+                try:
+                    text = e.data.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise self.fail(
+                        f"literal {e.data!r} is not valid UTF-8", "export-bytes"
+                    ) from None
+                out = _EPS
+                for ch in reversed(text):
+                    out = _cat(("c", ((ord(ch), ord(ch)),)), out)
+                return out
+            case CharClass():
+                return _chars(e.codepoints())
+            case Seq():
+                out = _EPS
+                for item in reversed(e.items):
+                    out = _cat(self.term(item), out)
+                return out
+            case Alt():
+                return _alt([self.term(item) for item in e.items])
+            case Intersect():
+                return _and([self.term(item) for item in e.items])
+            case Complement():
+                return _not(self.term(e.item))
+            case Ref():
+                known = self.refs.get(e.name)
+                if known is None:
+                    known = self.term(self.resolve(e.name))
+                    self.refs[e.name] = known
+                return known
+            case Repeat():
+                body = self.term(e.item)
+                if max(e.min, e.max or 0) > MAX_STATES:
+                    raise self.fail(
+                        f"a repetition {{{e.min},{e.max}}} is too large", "export-budget"
+                    )
+                tail = _star(body) if e.max is None else _EPS
+                if e.max is not None:
+                    for _ in range(e.max - e.min):
+                        tail = _alt([_EPS, _cat(body, tail)])
+                out = tail
+                for _ in range(e.min):
+                    out = _cat(body, out)
+                return out
+            case _:
+                assert_never(e)
 
 
 # -- the DFA -------------------------------------------------------------------------------------
@@ -312,13 +304,7 @@ def _minimise(
     for s, row in enumerate(trans):
         for t in row:
             back[t].add(s)
-    live = {s for s in range(n) if accept[s]}
-    stack = list(live)
-    while stack:
-        for p in back[stack.pop()]:
-            if p not in live:
-                live.add(p)
-                stack.append(p)
+    live = closure((s for s in range(n) if accept[s]), back.__getitem__)
     if 0 not in live:
         return [], []
     points: set[int] = set()

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
+from typing import TYPE_CHECKING, assert_never
 
-from typedgen.ir.grammar import Grammar, Rule
+from typedgen.ir.analysis import reachable_rules
 from typedgen.ir.nodes import (
     Alt,
     CharClass,
@@ -17,21 +18,29 @@ from typedgen.ir.nodes import (
     Repeat,
     Seq,
 )
-from typedgen.ir.passes.validate import referenced_names
+from typedgen.ir.rules import Rule
+
+if TYPE_CHECKING:  # the grammar imports this module (Grammar.renamed)
+    from typedgen.ir.grammar import Grammar
 
 __all__ = ["prune_unreachable", "rename_rules", "simplify", "transform"]
 
 
 def transform(expr: Expr, fn: Callable[[Expr], Expr]) -> Expr:
     """Rebuild ``expr`` bottom-up, applying ``fn`` to every node after its children."""
-    if isinstance(expr, Seq | Alt | Intersect):
-        items = tuple(transform(item, fn) for item in expr.items)
-        if any(a is not b for a, b in zip(items, expr.items, strict=True)):
-            expr = replace(expr, items=items)
-    elif isinstance(expr, Repeat | Complement):
-        item = transform(expr.item, fn)
-        if item is not expr.item:
-            expr = replace(expr, item=item)
+    match expr:
+        case Seq(items=items) | Alt(items=items) | Intersect(items=items):
+            new = tuple(transform(item, fn) for item in items)
+            if any(a is not b for a, b in zip(new, items, strict=True)):
+                expr = replace(expr, items=new)
+        case Repeat(item=item) | Complement(item=item):
+            inner = transform(item, fn)
+            if inner is not item:
+                expr = replace(expr, item=inner)
+        case Lit() | CharClass() | Ref():
+            pass
+        case _:
+            assert_never(expr)
     return fn(expr)
 
 
@@ -105,13 +114,11 @@ def rename_rules(grammar: Grammar, mapping: Mapping[str, str]) -> Grammar:
         replace(rule, name=mapping.get(rule.name, rule.name), body=transform(rule.body, fix))
         for rule in grammar.rules.values()
     ]
-    return Grammar(
-        rules,
-        mapping.get(grammar.start, grammar.start),
+    return grammar.replace(
+        rules=rules,
+        start=mapping.get(grammar.start, grammar.start),
         ignore=tuple(mapping.get(n, n) for n in grammar.ignore),
         reserved=tuple(mapping.get(n, n) for n in grammar.reserved),
-        origin=grammar.origin,
-        deferred=grammar.deferred,
     )
 
 
@@ -122,12 +129,5 @@ def prune_unreachable(rules: Iterable[Rule], roots: Iterable[str]) -> list[Rule]
     unreachable rules.
     """
     table = {rule.name: rule for rule in rules}
-    seen: set[str] = set()
-    stack = [name for name in roots if name in table]
-    while stack:
-        name = stack.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        stack.extend(ref.name for ref in referenced_names(table[name].body) if ref.name in table)
+    seen = reachable_rules(table, roots)
     return [rule for rule in table.values() if rule.name in seen]

@@ -3,82 +3,23 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from typedgen.errors import GrammarError
-from typedgen.ir.grammar import Grammar, Lexing, Rule
+from typedgen.ir.analysis import productive_rules, reachable_rules, referenced_names
 from typedgen.ir.nodes import (
-    Alt,
-    CharClass,
     Complement,
     Expr,
     Intersect,
-    Lit,
     Ref,
-    Repeat,
-    Seq,
     walk,
 )
+from typedgen.ir.rules import Lexing, Rule
+
+if TYPE_CHECKING:  # the grammar imports this module to validate itself
+    from typedgen.ir.grammar import Grammar
 
 __all__ = ["productive_rules", "reachable_rules", "referenced_names", "validate_grammar"]
-
-
-def referenced_names(expr: Expr) -> list[Ref]:
-    """Every rule reference inside ``expr``, in order."""
-    return [node for node in walk(expr) if isinstance(node, Ref)]
-
-
-def reachable_rules(grammar: Grammar, roots: Iterable[str] | None = None) -> set[str]:
-    """Names of the rules reachable from the start rule, ignored and reserved terminals."""
-    if roots is None:
-        roots = [grammar.start, *grammar.ignore, *grammar.reserved]
-    seen: set[str] = set()
-    stack = [name for name in roots if name in grammar.rules]
-    while stack:
-        name = stack.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        stack.extend(
-            ref.name
-            for ref in referenced_names(grammar.rules[name].body)
-            if ref.name in grammar.rules and ref.name not in seen
-        )
-    return seen
-
-
-def _productive(expr: Expr, known: set[str]) -> bool:
-    if isinstance(expr, Lit):
-        return True
-    if isinstance(expr, CharClass):
-        return not expr.is_empty()
-    if isinstance(expr, Ref):
-        return expr.name in known
-    if isinstance(expr, Seq):
-        return all(_productive(item, known) for item in expr.items)
-    if isinstance(expr, Alt):
-        return any(_productive(item, known) for item in expr.items)
-    if isinstance(expr, Repeat):
-        return expr.min == 0 or _productive(expr.item, known)
-    if isinstance(expr, Intersect | Complement):
-        # Exact emptiness of intersections needs automata: the compiler checks it.
-        return all(_productive(item, known) for item in expr.children()) or isinstance(
-            expr, Complement
-        )
-    raise TypeError(f"unknown IR node {type(expr).__name__}")
-
-
-def productive_rules(grammar: Grammar) -> set[str]:
-    """Names of the rules whose language is not empty (least fixpoint)."""
-    known: set[str] = set()
-    changed = True
-    while changed:
-        changed = False
-        for rule in grammar.rules.values():
-            if rule.name not in known and _productive(rule.body, known):
-                known.add(rule.name)
-                changed = True
-    return known
 
 
 def _where(rule: Rule, node: Expr | None = None) -> object:

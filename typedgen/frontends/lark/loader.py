@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from typedgen.errors import GrammarError
-from typedgen.frontends.lark_syntax import (
+from typedgen.frontends.lark.syntax import (
     CharRange,
     Choice,
     Declare,
@@ -32,7 +32,8 @@ from typedgen.frontends.lark_syntax import (
     TemplateUse,
     parse_lark,
 )
-from typedgen.frontends.lark_syntax import Sequence as Seq
+from typedgen.frontends.lark.syntax import Sequence as Seq
+from typedgen.ir.analysis import closure
 from typedgen.ir.origin import Origin
 
 __all__ = ["Def", "Loader", "iter_names"]
@@ -323,17 +324,14 @@ class Loader:
 
     def reachable(self, roots: Iterable[str]) -> list[str]:
         """Names of the definitions ``roots`` need, in definition order (lark's remove_unused)."""
-        seen: set[str] = set()
-        stack = list(roots)
-        while stack:
-            name = stack.pop()
-            if name in seen:
-                continue
-            seen.add(name)
+
+        def uses(name: str) -> list[str]:
             d = self.defs.get(name)
             if d is None or d.body is None:
-                continue
-            stack.extend(n.name for n in iter_names(d.body) if n.name not in d.params)
+                return []
+            return [n.name for n in iter_names(d.body) if n.name not in d.params]
+
+        seen = closure(roots, uses)
         return [name for name in self.defs if name in seen]
 
     # -- validation ----------------------------------------------------------------------

@@ -10,6 +10,12 @@ semantics an assertion between two parts of a sequence is a regular constraint o
 * ``\\b`` at the start is ``(?=\\w)``, at the end ``(?<=\\w)``; in the middle,
   ``L \\b R`` is ``(L & .*\\w)(R & ~(\\w.*)) | (L & ~(.*\\w))(R & \\w.*)`` (``\\B`` alike).
 
+An assertion's body is read in context: a look-ahead's body denotes the texts that *start*
+with a match of it, and its own look-aheads see on past that match (``(?!(?:if|for)(?!\\w))``
+refuses ``if`` but not ``iffy``); a look-behind's body, the texts that *end* with one. A
+look-behind or ``\\b`` inside a look-ahead (a look-ahead inside a look-behind) would see across
+the outer position and tie its two sides together: refused (``lark-lookaround``).
+
 This is exact while look-behinds come before look-aheads in the sequence (a look-behind after a
 look-ahead could see into the part the look-ahead constrains); alternations, and groups that span
 the whole pattern or hold the assertion without a quantifier, are descended into, so
@@ -25,8 +31,10 @@ import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal, NoReturn
 
 from typedgen.errors import UnsupportedFeatureError
+from typedgen.ir.analysis import nullable
 from typedgen.ir.nodes import (
     MAX_CODEPOINT,
     Alt,
@@ -35,13 +43,12 @@ from typedgen.ir.nodes import (
     Expr,
     Intersect,
     Lit,
-    Ref,
     Repeat,
     Seq,
 )
 from typedgen.ir.origin import Origin
 
-__all__ = ["nullable", "regex_with_lookarounds"]
+__all__ = ["regex_with_lookarounds", "top_level_bars"]
 
 RegexToExpr = Callable[..., Expr]
 _ANY_STAR = Repeat(CharClass(((0, MAX_CODEPOINT),)), 0, None)
@@ -125,6 +132,16 @@ def _top_level(pattern: str, verbose: bool) -> tuple[list[int], list[_Group]]:
     return bars, groups
 
 
+Side = Literal["ahead", "behind"] | None
+"""Where a pattern is read: the whole lexeme (``None``), or the body of a look-ahead (which may
+see the text after its own match) or of a look-behind (the text before it)."""
+
+
+def top_level_bars(pattern: str) -> bool:
+    """Whether ``pattern`` has an alternation outside every group (``b|c``, not ``(?:b|c)``)."""
+    return bool(_top_level(pattern, False)[0])
+
+
 class _Splitter:
     def __init__(self, convert: RegexToExpr, origin: Origin | None) -> None:
         self.convert = convert
@@ -135,41 +152,60 @@ class _Splitter:
             return Lit(b"")
         return self.convert(pattern, flags=flags, flavor="python", origin=self.origin)
 
-    def expr(self, pattern: str, flags: int) -> Expr:
+    def expr(self, pattern: str, flags: int, side: Side = None) -> Expr:
+        """The language of ``pattern`` read on ``side``.
+
+        On a side, the result is the *context language*: for ``"ahead"`` the texts that start
+        with a match of ``pattern`` (``pattern .*``), where the pattern's own trailing
+        look-aheads see the rest of the text; for ``"behind"``, the texts that end with one.
+        """
         m = _GLOBAL_FLAGS.match(pattern)
         if m:
             for letter in m.group(1):
                 flags |= _FLAG_LETTERS[letter]
             pattern = pattern[m.end() :]
         if not any(a in pattern for a in (*_ASSERTIONS, *_BOUNDARIES)):
-            return self.leaf(pattern, flags)
+            return _in_context(self.leaf(pattern, flags), side)
         bars, groups = _top_level(pattern, bool(flags & re.X))
         if bars:
             cuts = [-1, *bars, len(pattern)]
             branches = [pattern[a + 1 : b] for a, b in itertools.pairwise(cuts)]
-            return Alt(tuple(self.expr(branch, flags) for branch in branches))
+            return Alt(tuple(self.expr(branch, flags, side) for branch in branches))
         if len(groups) == 1 and groups[0].start == 0 and groups[0].end == len(pattern):
-            return self.whole_group(pattern, groups[0], flags)
-        return self.sequence(pattern, groups, flags)
+            return self.whole_group(pattern, groups[0], flags, side)
+        return self.sequence(pattern, groups, flags, side)
 
-    def whole_group(self, pattern: str, group: _Group, flags: int) -> Expr:
+    def whole_group(self, pattern: str, group: _Group, flags: int, side: Side) -> Expr:
         inner = pattern[len(group.opening) : -1]
         head = group.opening
         if head in ("(?:", "(") or head.startswith("(?P<"):
-            return self.expr(inner, flags)
+            return self.expr(inner, flags, side)
         m = _SCOPED.fullmatch(head)
         if m:
             for letter in m.group(1):
                 flags |= _FLAG_LETTERS[letter]
             for letter in m.group(2) or "":
                 flags &= ~_FLAG_LETTERS[letter]
-            return self.expr(inner, flags)
+            return self.expr(inner, flags, side)
         return self.leaf(pattern, flags)  # a lone assertion, atomic group, ...: refused there
 
-    def sequence(self, pattern: str, groups: list[_Group], flags: int) -> Expr:
+    def assertion(self, pattern: str, group: _Group, flags: int, side: Side) -> Expr:
+        """The context language an assertion of the sequence requires of its side."""
+        kind = group.opening
+        behind = kind.startswith("(?<")
+        if side is not None and (kind in _BOUNDARIES or behind != (side == "behind")):
+            # A look-behind (or \b) in a look-ahead's body sees the text before the outer
+            # position, a look-ahead in a look-behind's body the text after it: both tie the two
+            # sides of that position together, which no product of regular sides expresses.
+            self.refuse(pattern, "an assertion inside a look-around that looks back across it")
+        inner = pattern[group.start + len(kind) : group.end - 1]
+        body = self.expr(inner, flags, "behind" if behind else "ahead")
+        return body if kind in ("(?=", "(?<=") else Complement(body)
+
+    def sequence(self, pattern: str, groups: list[_Group], flags: int, side: Side) -> Expr:
         asserts = [g for g in groups if g.opening in _ASSERTIONS or g.opening in _BOUNDARIES]
         if not asserts:
-            return self.distribute(pattern, groups, flags)
+            return self.distribute(pattern, groups, flags, side)
         segments: list[str] = []
         pos = 0
         for group in asserts:
@@ -178,77 +214,89 @@ class _Splitter:
             segments.append(pattern[pos : group.start])
             pos = group.end
         segments.append(pattern[pos:])
-        kinds: list[str] = []
-        bodies: list[Expr] = []
+        behind: list[bool] = []
+        constraints: list[Expr] = []
         word = self.leaf(r"\w", flags & (re.A | re.U))
         for g in asserts:
             if g.opening in _ASSERTIONS:
-                kinds.append(g.opening)
-                bodies.append(self.expr(pattern[g.start + len(g.opening) : g.end - 1], flags))
+                behind.append(g.opening.startswith("(?<"))
+                constraints.append(self.assertion(pattern, g, flags, side))
                 continue
+            if side is not None:
+                self.assertion(pattern, g, flags, side)  # refuses
             # \b / \B at an end of the sequence look at one side only; in the middle, both.
             if g.start == 0:
-                kinds.append("(?=" if g.opening == r"\b" else "(?!")
+                behind.append(False)
+                constraints.append(_ahead(g.opening == r"\b", word))
             elif g.end == len(pattern):
-                kinds.append("(?<=" if g.opening == r"\b" else "(?<!")
+                behind.append(True)
+                constraints.append(_behind(g.opening == r"\b", word))
             elif len(asserts) == 1:
                 return self.boundary(segments, g.opening == r"\b", word, flags)
             else:
                 self.refuse(pattern)
-            bodies.append(word)
+        parts = [self.leaf(segment, flags) for segment in segments]
+        # On a side, the text beyond the pattern's own match is part of the last (first) segment:
+        # assertions at that end of the pattern look into it.
+        if side == "ahead":
+            parts[-1] = _in_context(parts[-1], side)
+        elif side == "behind":
+            parts[0] = _in_context(parts[0], side)
         # Look-aheads at the very start and look-behinds at the very end constrain it all.
         whole: list[Expr] = []
-        while kinds and not segments[0] and not kinds[0].startswith("(?<"):
-            whole.append(_ahead(kinds.pop(0), bodies.pop(0)))
-            segments.pop(0)
-        while kinds and not segments[-1] and kinds[-1].startswith("(?<"):
-            whole.append(_behind(kinds.pop(), bodies.pop()))
-            segments.pop()
-        body = self.ordered(segments, kinds, bodies, flags, pattern)
+        while behind and _is_eps(parts[0]) and not behind[0]:
+            whole.append(constraints.pop(0))
+            behind.pop(0)
+            parts.pop(0)
+        while behind and _is_eps(parts[-1]) and behind[-1]:
+            whole.append(constraints.pop())
+            behind.pop()
+            parts.pop()
+        body = self.ordered(parts, behind, constraints, pattern)
         return Intersect((body, *whole)) if whole else body
 
     def ordered(
-        self, segments: list[str], kinds: list[str], bodies: list[Expr], flags: int, pattern: str
+        self, parts: list[Expr], behind: list[bool], constraints: list[Expr], pattern: str
     ) -> Expr:
-        """``S0 a1 S1 ... an Sn`` with every look-behind before every look-ahead."""
-        behind = [k.startswith("(?<") for k in kinds]
+        """``P0 a1 P1 ... an Pn`` with every look-behind before every look-ahead."""
         if any(not b and later for i, b in enumerate(behind) for later in behind[i + 1 :]):
             self.refuse(pattern)
-        split = behind.index(False) if False in behind else len(kinds)
-        left = self.leaf(segments[0], flags)
+        split = behind.index(False) if False in behind else len(behind)
+        left = parts[0]
         for i in range(split):
-            constrained = _constrain(left, kinds[i], _behind(kinds[i], bodies[i]), bodies[i])
-            left = Seq((constrained, self.leaf(segments[i + 1], flags)))
-        if split == len(kinds):
+            left = Seq((_constrain(left, constraints[i]), parts[i + 1]))
+        if split == len(behind):
             return left
-        right = self.leaf(segments[-1], flags)
-        for i in range(len(kinds) - 1, split - 1, -1):
-            right = _constrain(right, kinds[i], _ahead(kinds[i], bodies[i]), bodies[i])
+        right = parts[-1]
+        for i in range(len(behind) - 1, split - 1, -1):
+            right = _constrain(right, constraints[i])
             if i > split:
-                right = Seq((self.leaf(segments[i], flags), right))
+                right = Seq((parts[i], right))
         return Seq((left, right))
 
     def boundary(self, segments: list[str], word_boundary: bool, word: Expr, flags: int) -> Expr:
         """``L \\b R``: exactly one side of the position is a word character (\\B: none or both)."""
         left, right = self.leaf(segments[0], flags), self.leaf(segments[1], flags)
-        left_word = Intersect((left, _behind("(?<=", word)))
-        left_other = Intersect((left, _behind("(?<!", word)))
-        right_word = Intersect((right, _ahead("(?=", word)))
-        right_other = Intersect((right, _ahead("(?!", word)))
+        left_word = Intersect((left, _behind(True, word)))
+        left_other = Intersect((left, _behind(False, word)))
+        right_word = Intersect((right, _ahead(True, word)))
+        right_other = Intersect((right, _ahead(False, word)))
         if word_boundary:
             return Alt((Seq((left_word, right_other)), Seq((left_other, right_word))))
         return Alt((Seq((left_word, right_word)), Seq((left_other, right_other))))
 
-    def refuse(self, pattern: str) -> None:
+    def refuse(self, pattern: str, why: str | None = None) -> NoReturn:
+        why = why or (
+            "a look-behind after a look-ahead, or several word boundaries with other assertions"
+        )
         raise UnsupportedFeatureError(
-            "these assertions cannot be made exact in one regex (a look-behind after a "
-            f"look-ahead, or several word boundaries with other assertions): pattern {pattern!r}",
+            f"these assertions cannot be made exact in one regex ({why}): pattern {pattern!r}",
             code="lark-lookaround",
             origin=self.origin,
             hint="reorder the assertions, or express them with character classes",
         )
 
-    def distribute(self, pattern: str, groups: list[_Group], flags: int) -> Expr:
+    def distribute(self, pattern: str, groups: list[_Group], flags: int, side: Side) -> Expr:
         """``L (A|B) R`` -> ``L A R | L B R`` for a plain group holding assertions."""
         for group in groups:
             plain = group.opening in ("(", "(?:") or group.opening.startswith("(?P<")
@@ -263,44 +311,38 @@ class _Splitter:
             cuts = [-1, *bars, len(inner)]
             head, tail = pattern[: group.start], pattern[group.end :]
             branches = [inner[a + 1 : b] for a, b in itertools.pairwise(cuts)]
-            alts = tuple(self.expr(head + branch + tail, flags) for branch in branches)
+            alts = tuple(self.expr(head + branch + tail, flags, side) for branch in branches)
             return alts[0] if len(alts) == 1 else Alt(alts)
-        return self.leaf(pattern, flags)
+        return _in_context(self.leaf(pattern, flags), side)
 
 
-def nullable(expr: Expr, lookup: Callable[[str], Expr] | None = None) -> bool:
-    """Whether ``expr`` matches the empty string (``lookup`` resolves references)."""
-    if isinstance(expr, Lit):
-        return not expr.data
-    if isinstance(expr, Ref):
-        return lookup is not None and nullable(lookup(expr.name), lookup)
-    if isinstance(expr, Seq | Intersect):
-        return all(nullable(item, lookup) for item in expr.items)
-    if isinstance(expr, Alt):
-        return any(nullable(item, lookup) for item in expr.items)
-    if isinstance(expr, Repeat):
-        return expr.min == 0 or nullable(expr.item, lookup)
-    if isinstance(expr, Complement):
-        return not nullable(expr.item, lookup)
-    return False  # CharClass
+def _is_eps(expr: Expr) -> bool:
+    return isinstance(expr, Lit) and not expr.data
 
 
-def _constrain(part: Expr, kind: str, constraint: Expr, body: Expr) -> Expr:
+def _in_context(expr: Expr, side: Side) -> Expr:
+    if side == "ahead":
+        return Seq((expr, _ANY_STAR))
+    if side == "behind":
+        return Seq((_ANY_STAR, expr))
+    return expr
+
+
+def _constrain(part: Expr, constraint: Expr) -> Expr:
     """``part & constraint``, decided outright when ``part`` is the empty string."""
-    if not (isinstance(part, Lit) and not part.data):
+    if not _is_eps(part):
         return Intersect((part, constraint))
-    holds = nullable(body) == (kind in ("(?=", "(?<="))
-    return part if holds else Alt(())
+    return part if nullable(constraint) else Alt(())
 
 
-def _behind(kind: str, body: Expr) -> Expr:
+def _behind(positive: bool, body: Expr) -> Expr:
     tail = Seq((_ANY_STAR, body))
-    return tail if kind == "(?<=" else Complement(tail)
+    return tail if positive else Complement(tail)
 
 
-def _ahead(kind: str, body: Expr) -> Expr:
+def _ahead(positive: bool, body: Expr) -> Expr:
     head = Seq((body, _ANY_STAR))
-    return head if kind == "(?=" else Complement(head)
+    return head if positive else Complement(head)
 
 
 def regex_with_lookarounds(

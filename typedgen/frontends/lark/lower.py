@@ -1,37 +1,20 @@
-"""Lark grammars -> the IR, denoting the language lark itself recognises.
+"""The last stage of the Lark frontend: assembled definitions -> IR rules (see :mod:`.`).
 
-``lark_grammar(text)`` (also ``Grammar.from_lark(text)``) reads Lark's grammar syntax — rules,
-terminals with priorities, ``"literal"i``, ``/regexp/flags``, ``"a".."z"``, EBNF operators,
-``x ~ n..m``, templates, aliases, ``%ignore``, ``%import`` (lark's bundled ``common`` grammars,
-an ``imports`` mapping, or files under ``import_paths``), ``%override`` and ``%extend`` — plus
-llguidance's ``&``/``~`` between terminal patterns and its ``x{m,n}`` ranges. Lark's naming and
-tree conventions are kept: anonymous literals become terminals named as lark names them (``LPAR``,
-``IF``, ``__ANON_0``), ``_rule``/``?rule``/``!rule`` and ``_TERM`` become :class:`TreeShape` flags.
-
-Rule priorities (``rule.2:``) and aliases (``-> name``) only steer lark's tree building, never
-the language: they are accepted and not recorded. ``%declare`` and llguidance's other extensions
-are refused with :class:`~typedgen.errors.UnsupportedFeatureError`.
-
-Terminals follow lark's lexer (see :mod:`typedgen.frontends.lark_terminals`): look-arounds may
-span a terminal's parts, and lazy loops (``".*?"``) end at the first delimiter. Terminals that
-only other terminals use stay lexical rules (``common__INT``), as fragments of the tokens that
-use them. Lark builds grammars whose rules derive nothing; those rules (and the alternatives
-that need them) are dropped here, since they match nothing anyway.
+Lark's ``Grammar.compile`` without the BNF step: rules keep their EBNF in the IR, anonymous
+literals become terminals named as lark names them, template instances become rules, and rules
+that derive nothing are dropped with the alternatives that need them (same language).
 """
 
 from __future__ import annotations
 
 import difflib
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 from typedgen.errors import GrammarError, UnsupportedFeatureError
-from typedgen.frontends.lark_embed import Spliced, make_holes, splice, unused_embed
-from typedgen.frontends.lark_loader import Def, Loader
-from typedgen.frontends.lark_lookaround import nullable
-from typedgen.frontends.lark_syntax import (
+from typedgen.frontends.lark.embeds import Spliced, splice, unused_embed
+from typedgen.frontends.lark.loader import Def, Loader
+from typedgen.frontends.lark.syntax import (
     CharRange,
     Choice,
     Intersection,
@@ -42,22 +25,16 @@ from typedgen.frontends.lark_syntax import (
     Repetition,
     TemplateUse,
 )
-from typedgen.frontends.lark_syntax import Sequence as SyntaxSeq
-from typedgen.frontends.lark_terminals import PatternKey, TerminalCompiler, literal_key
-from typedgen.ir.grammar import Grammar, Lexing, Rule, TreeShape, register_format
+from typedgen.frontends.lark.syntax import Sequence as SyntaxSeq
+from typedgen.frontends.lark.terminals import PatternKey, TerminalCompiler, literal_key
+from typedgen.ir.analysis import nullable, productive_rules
+from typedgen.ir.grammar import Grammar, Lexing, Rule, TreeShape
 from typedgen.ir.nodes import Alt, Expr, Lit, Ref, Repeat, Seq
 from typedgen.ir.origin import Origin
 from typedgen.ir.passes.rewrite import prune_unreachable, simplify, transform
-from typedgen.ir.passes.validate import productive_rules
 
-__all__ = ["lark_grammar"]
+__all__ = ["Converter"]
 
-_LEXERS = {
-    "contextual": Lexing.CONTEXTUAL,
-    "basic": Lexing.BASIC,
-    "dynamic": Lexing.FREE,
-    "dynamic_complete": Lexing.FREE,
-}
 _MAX_TEMPLATE_INSTANCES = 10_000
 
 # lark.load_grammar._TERMINAL_NAMES: names of anonymous punctuation terminals.
@@ -101,51 +78,6 @@ _TERMINAL_NAMES = {
 }
 
 
-def lark_grammar(
-    text: str,
-    *,
-    start: str = "start",
-    lexer: str = "contextual",
-    source: str = "<lark>",
-    imports: Mapping[str, str] | None = None,
-    import_paths: Sequence[str | Path] = (),
-    keep_all_tokens: bool = False,
-    embeds: Mapping[str, Grammar] | None = None,
-) -> Grammar:
-    """The IR of a Lark grammar, starting at rule ``start``.
-
-    ``lexer`` names lark's lexer and sets every terminal's :class:`Lexing`: ``contextual``
-    (default) and ``basic`` keep lark's longest-match lexing, ``dynamic``/``dynamic_complete``
-    give the plain context-free language (what lark's Earley ``dynamic_complete`` accepts).
-    ``imports`` maps module names (``"csv"`` for ``%import .csv.start``) to grammar text;
-    ``import_paths`` are folders searched for ``<module>.lark`` (after them, the folder of
-    ``source`` when it names a file, for relative imports, and lark's bundled grammars).
-    ``keep_all_tokens`` is lark's option of that name. Unused rules and terminals are dropped,
-    as lark drops them. Errors carry ``source:line:column`` and a stable code.
-
-    ``embeds`` maps names to grammars that fill them (see :mod:`typedgen.frontends.lark_embed`):
-    a rule or terminal the text ``%declare``s, defines as a placeholder, or only refers to.
-    """
-    lexing = _LEXERS.get(lexer)
-    if lexing is None:
-        raise GrammarError(
-            f"unknown lark lexer {lexer!r}",
-            code="lark-lexer",
-            origin=Origin(source),
-            hint=f"use one of {', '.join(_LEXERS)}",
-        )
-    loader = Loader(imports, import_paths)
-    base_dir = Path(source).parent if source and os.path.isfile(source) else None
-    loader.load(text, source, None, base_dir)
-    embeds = dict(embeds or {})
-    make_holes(loader.defs, embeds, source)
-    loader.validate()
-    return _Converter(loader, lexing, keep_all_tokens, source).build(start, embeds)
-
-
-register_format("lark", lark_grammar)
-
-
 def _shape(name: str, modifiers: str, keep_all_tokens: bool) -> TreeShape:
     return TreeShape(
         inline=name.startswith("_"),
@@ -163,7 +95,7 @@ class _Instance:
     env: dict[str, str] = field(default_factory=dict)
 
 
-class _Converter:
+class Converter:
     """Lark's ``Grammar.compile`` without the BNF step: rules keep their EBNF in the IR."""
 
     def __init__(self, loader: Loader, lexing: Lexing, keep_all_tokens: bool, source: str):
@@ -406,7 +338,7 @@ class _Converter:
     def _splice(
         self, embeds: Mapping[str, Grammar], rules: list[Rule], ignored: list[Rule]
     ) -> Spliced:
-        """The rules that fill the embedded holes (see :mod:`typedgen.frontends.lark_embed`)."""
+        """The rules that fill the embedded holes (see :mod:`typedgen.frontends.lark.embeds`)."""
         out = Spliced()
         taken = {rule.name for rule in rules} | set(self.defs)
         host_ignore = [rule.body for rule in ignored]
@@ -503,9 +435,7 @@ def _drop_unproductive(
     An alternative that needs such a rule can never match, so it goes too; only when the start
     rule itself derives nothing is the grammar refused.
     """
-    alive = productive_rules(
-        Grammar(rules, start, ignore=tuple(ignore), reserved=tuple(reserved), validate=False)
-    )
+    alive = productive_rules({rule.name: rule for rule in rules})
     if len(alive) == len(rules):
         return rules, ignore
     table = {r.name: r for r in rules}

@@ -12,7 +12,7 @@ translation:
   with ``Ref`` to the terminals they use.
 * With lazy quantifiers (``.*?``) the preferred match can be the shortest one, so ``"a" "b"``
   can never be one ``ESCAPED_STRING`` token. When a lazy quantifier decides where the match ends
-  (see :mod:`typedgen.frontends.lark_lazy`), the terminal denotes the strings of its regular
+  (see :mod:`typedgen.frontends.lark.lazy`), the terminal denotes the strings of its regular
   language that have no proper prefix in it: ``B & ~(B .+)``. This is exact for lazy loops
   ending at a delimiter (quoted strings, comments: every use in lark's bundled grammars). Lazy
   loops whose body cannot start like their end (the ``REGEXP`` terminal of lark.lark) stop
@@ -32,10 +32,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from typedgen.errors import ErrorCode, GrammarError, UnsupportedFeatureError
-from typedgen.frontends.lark_lazy import lazy_decides_end
-from typedgen.frontends.lark_loader import Def
-from typedgen.frontends.lark_lookaround import regex_with_lookarounds
-from typedgen.frontends.lark_syntax import (
+from typedgen.frontends.lark.lazy import lazy_decides_end
+from typedgen.frontends.lark.loader import Def
+from typedgen.frontends.lark.lookaround import regex_with_lookarounds, top_level_bars
+from typedgen.frontends.lark.syntax import (
     CharRange,
     Choice,
     Intersection,
@@ -72,6 +72,9 @@ _PY_FLAGS = {"i": re.I, "m": re.M, "s": re.S, "u": re.U, "x": re.X}
 _ANY = CharClass(((0, MAX_CODEPOINT),))
 _QUANTIFIER = re.compile(r"\{\d*(,\d*)?\}")
 _WIDE = 1 << 64
+_GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")
+_LEADING_QUANTIFIER = re.compile(r"[*+?]|\{(?:\d+(?:,\d*)?|,\d+)\}")
+_TRAILING_NUMBER_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\\d{1,2}$")
 
 
 class _NoPattern(Exception):
@@ -177,6 +180,28 @@ def regex_traits(pattern: str, verbose: bool = False) -> tuple[bool, bool]:
         quantifiable = c != "|"
         i += 1
     return lazy, context
+
+
+def joins_apart(regexps: list[str]) -> bool:
+    """Whether lark's joined regexp of a terminal sequence reads other than the sequence.
+
+    lark writes ``T: "a" /b|c/`` as the one regexp ``ab|c`` (``ab`` or ``c``), not ``a(b|c)``:
+    the parts of a sequence are concatenated as text. That text differs from the sequence of
+    the parts when a part has an alternation at its top level, starts with global flags
+    (``(?i)`` then covers the whole, or is an error), starts with something that quantifies the
+    part before it (``/{2}/``), or ends in a numeric escape that the next part's digits extend.
+    """
+    if len(regexps) < 2:
+        return False
+    for i, regexp in enumerate(regexps):
+        if top_level_bars(regexp) or _GLOBAL_FLAGS.match(regexp):
+            return True
+        if i and _LEADING_QUANTIFIER.match(regexp):
+            return True
+        following = regexps[i + 1][:1] if i + 1 < len(regexps) else ""
+        if following.isdigit() and _TRAILING_NUMBER_ESCAPE.search(regexp):
+            return True
+    return False
 
 
 def literal_key(node: Literal | CharRange) -> PatternKey:
@@ -362,7 +387,7 @@ class TerminalCompiler:
         return expr
 
     def _lazy_decides(self, node: Node) -> bool:
-        """Whether lark's preferred match is shorter than the longest one (see lark_lazy)."""
+        """Whether lark's preferred match is shorter than the longest one (see lazy.py)."""
         try:
             pat = self._pattern(node)
         except _NoPattern:
@@ -420,6 +445,9 @@ class TerminalCompiler:
             alts = tuple(self._structural(alt) for alt in node.alts)
             return alts[0] if len(alts) == 1 else Alt(alts, origin=node.origin)
         if isinstance(node, Sequence):
+            joined = self._joined(node)
+            if joined is not None:
+                return joined
             items = tuple(self._structural(item) for item in node.items)
             return items[0] if len(items) == 1 else Seq(items, origin=node.origin)
         if isinstance(node, Intersection):
@@ -431,6 +459,16 @@ class TerminalCompiler:
             item = self._structural(node.item)
             return Repeat(item, node.min, node.max, origin=node.origin)
         raise AssertionError(f"unexpected node in terminal: {node!r}")  # checked before
+
+    def _joined(self, node: Sequence) -> Expr | None:
+        """Lark's reading of a sequence whose joined regexp reads otherwise (see joins_apart)."""
+        try:
+            pats = [self._pattern(item) for item in node.items]
+        except _NoPattern:
+            return None  # llguidance's & and ~: no lark regexp, each part stands alone
+        if not joins_apart([_lark_regexp(p) for p in pats]):
+            return None
+        return self._regex("".join(p.regex for p in pats), 0, node.origin)
 
     def _composed(self, node: Node, origin: Origin) -> Expr:
         """Lark's single-regex form, so lookarounds see across the parts of the terminal."""

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from typedgen.errors import GrammarError
-from typedgen.frontends.lark_loader import Def, iter_names
+from typedgen.frontends.lark.loader import Def, iter_names
 from typedgen.ir.grammar import DeferredCheck, Grammar, Lexing, Rule, TreeShape
 from typedgen.ir.nodes import Alt, CharClass, Expr, Lit, Ref, Repeat, Seq
 from typedgen.ir.origin import Origin

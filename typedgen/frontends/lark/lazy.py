@@ -15,7 +15,13 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from typedgen.ir.nodes import MAX_CODEPOINT, complement_ranges, normalize_ranges
+from typedgen.ir.ranges import (
+    MAX_CODEPOINT,
+    complement_ranges,
+    normalize_ranges,
+    overlaps,
+    union_ranges,
+)
 
 __all__ = ["lazy_decides_end"]
 
@@ -34,22 +40,6 @@ _CATEGORY_ESCAPES = {
     "CATEGORY_WORD": r"\w",
     "CATEGORY_NOT_WORD": r"\W",
 }
-
-
-def _union(a: Ranges, b: Ranges) -> Ranges:
-    return normalize_ranges((*a, *b)) if a and b else a or b
-
-
-def _overlap(a: Ranges, b: Ranges) -> bool:
-    i = j = 0
-    while i < len(a) and j < len(b):
-        if max(a[i][0], b[j][0]) <= min(a[i][1], b[j][1]):
-            return True
-        if a[i][1] < b[j][1]:
-            i += 1
-        else:
-            j += 1
-    return False
 
 
 def _cased(cp: int) -> Ranges:
@@ -71,7 +61,7 @@ class _First:
         acc: Ranges = _NONE
         for op, av in items:
             ranges, nullable = self.item(op, av, flags)
-            acc = _union(acc, ranges)
+            acc = union_ranges(acc, ranges)
             if not nullable:
                 return acc, False
         return acc, True
@@ -108,7 +98,7 @@ class _First:
             nullable = False
             for branch in av[1]:
                 ranges, n = self.seq(branch, flags)
-                acc, nullable = _union(acc, ranges), nullable or n
+                acc, nullable = union_ranges(acc, ranges), nullable or n
             return acc, nullable
         if op in (_C.ASSERT, _C.ASSERT_NOT, _C.AT):
             return _NONE, True
@@ -121,11 +111,11 @@ class _First:
             if op is _C.NEGATE:
                 negate = True
             elif op is _C.LITERAL:
-                acc = _union(acc, _cased(av) if flags & re.I else ((av, av),))
+                acc = union_ranges(acc, _cased(av) if flags & re.I else ((av, av),))
             elif op is _C.RANGE:
-                acc = _union(acc, _ALL if flags & re.I else (tuple(av),))
+                acc = union_ranges(acc, _ALL if flags & re.I else (tuple(av),))
             elif op is _C.CATEGORY:
-                acc = _union(acc, self.category(av, flags))
+                acc = union_ranges(acc, self.category(av, flags))
             else:
                 acc = _ALL
         if negate:
@@ -143,7 +133,7 @@ class _Walk:
             if self.item(op, av, follow, can_end, flags):
                 return True
             ranges, nullable = self.first.item(op, av, flags)
-            follow = _union(ranges, follow) if nullable else ranges
+            follow = union_ranges(ranges, follow) if nullable else ranges
             can_end = can_end and nullable
         return False
 
@@ -151,9 +141,9 @@ class _Walk:
         if op in (_C.MAX_REPEAT, _C.MIN_REPEAT, _C.POSSESSIVE_REPEAT):
             lo, hi, body = av
             ranges, _ = self.first.seq(body, flags)
-            if op is _C.MIN_REPEAT and hi != lo and (can_end or _overlap(ranges, follow)):
+            if op is _C.MIN_REPEAT and hi != lo and (can_end or overlaps(ranges, follow)):
                 return True
-            return self.seq(body, _union(ranges, follow), can_end, flags)
+            return self.seq(body, union_ranges(ranges, follow), can_end, flags)
         if op is _C.SUBPATTERN:
             _, add, remove, body = av
             return self.seq(body, follow, can_end, (flags | add) & ~remove)
