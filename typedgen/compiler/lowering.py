@@ -204,12 +204,15 @@ class _Lowerer:
         self._unrolled = 0
         self.rule_dfas: dict[str, DFA] = {}
         self.terminals: list[Terminal] = []
-        self.term_index: dict[str, int] = {}  # key -> terminal id
+        # key -> terminal id: ``rule:<name>`` for named terminals, ``("anon", expr)`` for
+        # anonymous ones (expressions compare and hash without their origins, like their
+        # canonical text, at a fraction of printing's cost).
+        self.term_index: dict[str | tuple[str, Expr], int] = {}
         self.nt_names: list[str] = []
         self.nt_origins: list[Origin | None] = []
         self.nt_index: dict[str, int] = {}
         self.productions: list[tuple[int, tuple[int, ...]]] = []
-        self.helper_cache: dict[tuple[str, str], int] = {}
+        self.helper_cache: dict[tuple[str, Expr], int] = {}
         self.regular: set[str] = set()
         self._wide: dict[str, bool] = {}
         # Nullable terminal id -> the nullable helper nonterminal that stands for it.
@@ -248,7 +251,7 @@ class _Lowerer:
 
     def _add_terminal(
         self,
-        key: str,
+        key: str | tuple[str, Expr],
         name: str,
         dfa: DFA,
         lexing: Lexing,
@@ -301,11 +304,11 @@ class _Lowerer:
         )
 
     def anonymous_symbol(self, expr: Expr, origin: Origin | None) -> list[int]:
-        text = print_expr(expr)
-        key = f"anon:{text}"
+        key = ("anon", expr)
         if key in self.term_index:
             return self._use(self.term_index[key])
         dfa = expr_to_dfa(expr, self._resolve, budget=self.budget, origin=origin)
+        text = print_expr(expr)
         label = text if len(text) <= 40 else text[:37] + "..."
         return self._add_terminal(key, label, dfa, Lexing.FREE, 0, isinstance(expr, Lit), origin)
 
@@ -378,7 +381,7 @@ class _Lowerer:
         return [self.helper(expr, owner) + _NT_MARK]
 
     def helper(self, expr: Expr, owner: str) -> int:
-        key = (owner if isinstance(expr, Repeat) else "", print_expr(expr))
+        key = (owner if isinstance(expr, Repeat) else "", expr)
         cached = self.helper_cache.get(key)
         if cached is not None:
             return cached
