@@ -421,9 +421,14 @@ def run_row(
                 doc["skipped_passes"] = list(range(p, passes))
                 break
             deadline = start + budget_ns - used_ns[p]
-            doc["passes"].append(
-                run_pass(adapter, handle, tokens, p, width, eos_ids, ctx["strip_words"], deadline)
-            )
+            try:
+                result = run_pass(
+                    adapter, handle, tokens, p, width, eos_ids, ctx["strip_words"], deadline
+                )
+            except Exception as exc:  # a peer failing mid-document is a result, not a crash
+                doc["skipped"] = f"pass {p + 1} raised {type(exc).__name__}: {exc}"[:300]
+                break
+            doc["passes"].append(result)
             used_ns[p] += time.perf_counter_ns() - start
         out["docs"].append(doc)
         del handle
