@@ -224,15 +224,18 @@ def test_generate_with_fake_backend(
         "model": None,
         "reasoning": False,
         "return_details": False,
+        "instructions": True,
         "max_tokens": 5,
         "seed": 3,
     }
 
-    assert main(["generate", "--choice", "a", "--prompt", "p", "--details", "--reasoning"]) == 0
+    argv = ["generate", "--choice", "a", "--prompt", "p", "--details", "--reasoning"]
+    assert main([*argv, "--no-instructions"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out)["n"] == [1, 2]
     assert "7 prompt tokens" in captured.err and "thinking" in captured.err
     assert calls[-1][2]["reasoning"] is True and calls[-1][2]["return_details"] is True
+    assert calls[-1][2]["instructions"] is False
 
 
 def test_generate_failure_exits_1(

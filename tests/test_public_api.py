@@ -58,7 +58,11 @@ EXPECTED = {
     "grammars",
     "explain",
     "grammar_of",
+    "instructions_for",
     "load_model",
+    "OutputAdapter",
+    "register_adapter",
+    "unregister_adapter",
 }
 
 

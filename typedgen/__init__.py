@@ -6,7 +6,7 @@ Importing typedgen never imports torch or transformers.
 from typedgen import frontends as _frontends  # registers Grammar.from_<format>
 from typedgen import grammars
 from typedgen._version import __version__
-from typedgen.api import compile, grammar_of
+from typedgen.api import compile, grammar_of, instructions_for
 from typedgen.compiler.compiled import CompiledGrammar, EngineLimits
 from typedgen.compiler.grammar_compiler import Compiler
 from typedgen.compiler.vocabulary import Vocabulary
@@ -41,6 +41,7 @@ from typedgen.frontends.jsonschema.pydantic import Reasoning
 from typedgen.frontends.sql import Sql, SqlDialect
 from typedgen.generation import Details, Generator, StreamEvent, generate
 from typedgen.models import LoadedModel, load_model
+from typedgen.outputs import OutputAdapter, register_adapter, unregister_adapter
 from typedgen.runtime import fill_batch
 from typedgen.runtime.matcher import Matcher
 from typedgen.types import Choice, Gbnf, JsonSchema, Lark, Regex
@@ -78,6 +79,7 @@ __all__ = [
     "MissingBundledModelError",
     "ModelLoadError",
     "OptionError",
+    "OutputAdapter",
     "Reasoning",
     "Regex",
     "SchemaError",
@@ -99,5 +101,8 @@ __all__ = [
     "generate",
     "grammar_of",
     "grammars",
+    "instructions_for",
     "load_model",
+    "register_adapter",
+    "unregister_adapter",
 ]

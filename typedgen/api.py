@@ -1,4 +1,4 @@
-"""The facade: ``grammar_of`` and ``compile``."""
+"""The facade: ``grammar_of``, ``instructions_for`` and ``compile``."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ from typing import TYPE_CHECKING
 
 from typedgen.compiler.compiled import CompiledGrammar
 from typedgen.compiler.grammar_compiler import Compiler, compile_grammar
-from typedgen.types import grammar_of
+from typedgen.outputs import grammar_of, instructions_for
 
 if TYPE_CHECKING:
     from typedgen.compiler.vocabulary import Vocabulary
 
-__all__ = ["compile", "grammar_of"]
+__all__ = ["compile", "grammar_of", "instructions_for"]
 
 
 def compile(

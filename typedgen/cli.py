@@ -92,6 +92,12 @@ def _build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--seed", type=int, metavar="S", help="random seed for sampling")
     generate.add_argument("--reasoning", action="store_true", help="let the model reason first")
     generate.add_argument(
+        "--no-instructions",
+        dest="instructions",
+        action="store_false",
+        help="leave the description of the output type out of the prompt",
+    )
+    generate.add_argument(
         "--details", action="store_true", help="also print token counts and timing to stderr"
     )
     check = commands.add_parser(
@@ -218,6 +224,7 @@ def _generate(args: argparse.Namespace) -> None:
         model=model,
         reasoning=args.reasoning,
         return_details=args.details,
+        instructions=args.instructions,
         **options,
     )
     if not args.details:
@@ -240,7 +247,7 @@ def _named_grammar(
     path = Path(spec)
     if path.suffix.lower() not in _GRAMMAR_SUFFIXES and ":" in spec and not path.exists():
         obj = _import_object(spec)
-        from typedgen.binding import binder_for
+        from typedgen.outputs import binder_for
 
         if start is not None or lexer is not None:
             raise CliError("--start and --lexer apply to grammar files, not to MODULE:CLASS")

@@ -103,6 +103,7 @@ ErrorCode = Literal[
     "ambiguous-output-type",
     "unsupported-output-type",
     "output-type-hook",
+    "output-examples",
     "bad-choice",
     "empty-choice",
     "unknown-grammar",

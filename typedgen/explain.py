@@ -6,9 +6,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from typedgen.frontends.jsonschema.lower import Verdict, lower_schema
-from typedgen.frontends.jsonschema.pydantic import accepts_pydantic, pydantic_schema
-from typedgen.ir.grammar import Grammar
-from typedgen.types import grammar_of
+from typedgen.frontends.jsonschema.pydantic import pydantic_schema
+from typedgen.outputs import adapter_for
 
 __all__ = ["Explanation", "explain"]
 
@@ -52,11 +51,10 @@ class Explanation:
 
 
 def _schema_of(output_type: object) -> tuple[Any, str | None, str] | None:
-    if isinstance(output_type, dict | bool):
+    kind = adapter_for(output_type).name
+    if kind == "json-schema":
         return output_type, None, "JSON Schema"
-    if isinstance(output_type, Grammar) or hasattr(output_type, "__typedgen_grammar__"):
-        return None
-    if accepts_pydantic(output_type):
+    if kind == "pydantic":
         name = getattr(output_type, "__name__", None) or repr(output_type)
         return pydantic_schema(output_type), "Pydantic", name
     return None
@@ -71,7 +69,7 @@ def explain(output_type: object) -> Explanation:
     """
     found = _schema_of(output_type)
     if found is None:
-        grammar = grammar_of(output_type)
+        grammar = adapter_for(output_type).grammar(output_type)
         whole = Verdict("#", "grammar", "grammar", f"{len(grammar)} rules, exactly")
         return Explanation(type(output_type).__name__, (whole,))
     schema, validator, name = found

@@ -18,12 +18,11 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from typedgen import reasoning as _scratch
-from typedgen.binding import binder_for, is_json_output
 from typedgen.binding.partial import PartialJSONParser
 from typedgen.decoding.loop import DecodeOptions, Decoder, Row
 from typedgen.decoding.sampling import SamplingParams
 from typedgen.errors import GenerationError, OptionError, UnknownOptionError, ValidationFailed
-from typedgen.types import JsonSchema, grammar_of
+from typedgen.outputs import adapter_for, instructions_for
 from typedgen.validation import (
     Attempt,
     Validator,
@@ -109,6 +108,7 @@ class _Settings:
     num_beams: int = 1
     max_retries: int = 2
     system: str | None = None
+    instructions: bool | str = True
     validators: tuple[Validator, ...] = ()
 
     def updated(self, overrides: Mapping[str, Any]) -> _Settings:
@@ -121,6 +121,13 @@ class _Settings:
         changes = dict(overrides)
         if "validators" in changes:
             changes["validators"] = tuple(changes["validators"] or ())
+        if not isinstance(changes.get("instructions", True), bool | str):
+            raise OptionError(
+                f"instructions must be True, False or text, not {changes['instructions']!r}",
+                code="option-value",
+                hint="True describes the output type in the prompt (the default), False leaves"
+                ' it out, and instructions="..." says something else instead',
+            )
         return replace(self, **changes)
 
     def decode_options(self) -> DecodeOptions:
@@ -137,7 +144,9 @@ class Generator:
     scratchpad before the structure. Every other keyword is a default for the calls and may be
     overridden per call: ``max_tokens``, ``temperature``, ``top_k``, ``top_p``, ``seed``,
     ``jump_forward``, ``on_max_tokens``, ``num_beams``, ``max_retries``, ``system``,
-    ``validators``.
+    ``instructions``, ``validators``. ``instructions`` (default ``True``) puts a short
+    description of the output type in the prompt (:func:`typedgen.instructions_for`); ``False``
+    leaves it out, and text replaces it.
 
     Thread safety: one generator may be called from several threads at once (``__call__``,
     ``batch`` and ``stream``). Everything a call changes is its own: the KV cache, the matchers,
@@ -161,7 +170,8 @@ class Generator:
         self.output_type = output_type
         self._model = model
         self._settings = _Settings().updated(defaults)
-        grammar = grammar_of(output_type)
+        adapter = adapter_for(output_type)
+        grammar = adapter.grammar(output_type)
         self.reasoning = (
             0
             if reasoning is False
@@ -172,9 +182,10 @@ class Generator:
         if self.reasoning:
             grammar = _scratch.with_scratchpad(grammar, self.reasoning)
         self.grammar: Grammar = grammar
-        self._bind = binder_for(output_type)
-        self._json = is_json_output(output_type)
-        self._reasoning_keys = _reasoning_keys(output_type) if self._json else ()
+        self._bind = adapter.binder(output_type)
+        self._json = adapter.is_json(output_type)
+        self._reasoning_keys = adapter.reasoning_keys(output_type) if self._json else ()
+        self._instructions: tuple[str | None] | None = None  # computed on first use
         self._compiled: dict[str, CompiledGrammar] = {}
         self._lock = threading.Lock()  # first use: one default-model load, one compile
 
@@ -220,17 +231,17 @@ class Generator:
         if settings.num_beams > 1:
             return [self(p, return_details=return_details, **options) for p in prompts]
         started = time.perf_counter()
-        conversations = [_messages(p, settings.system) for p in prompts]
+        conversations = [self._conversation(p, settings) for p in prompts]
         encoded = [self._encode(c) for c in conversations]
         decoder = Decoder(self.model, self.compiled(), encoded, settings.decode_options())
         rows = decoder.run()
         results: list[Any] = []
-        for conv, ids, row in zip(conversations, encoded, rows, strict=True):
+        for prompt, ids, row in zip(prompts, encoded, rows, strict=True):
             first = self._finish(settings, decoder, row)
             if first.ok:
                 details = self._details(first, [first], len(ids), started, decoder)
             else:
-                details = self._attempts(conv, settings, first=first)
+                details = self._attempts(prompt, settings, first=first)
             results.append(details if return_details else details.value)
         return results
 
@@ -267,7 +278,7 @@ class Generator:
         emit: bool = True,
     ) -> Iterator[StreamEvent]:
         started = time.perf_counter()
-        messages = _messages(prompt, settings.system)
+        messages = self._conversation(prompt, settings)
         attempts: list[Attempt] = []
         if first is not None:
             attempts.append(first)
@@ -403,6 +414,27 @@ class Generator:
     def _encode(self, messages: list[dict[str, str]]) -> list[int]:
         return encode_messages(self.model.tokenizer, messages)
 
+    # -- the prompt -------------------------------------------------------------------------------
+    def _instructions_text(self, setting: bool | str) -> str | None:
+        """The description of the output the prompt carries (``None``: none)."""
+        if isinstance(setting, str):
+            return setting or None
+        if not setting:
+            return None
+        if self._instructions is None:
+            with self._lock:
+                if self._instructions is None:
+                    self._instructions = (instructions_for(self.output_type),)
+        return self._instructions[0]
+
+    def _conversation(self, prompt: Prompt, settings: _Settings) -> list[dict[str, str]]:
+        """The prompt as chat messages: ``system`` first, the instructions where they belong."""
+        messages = _messages(prompt, settings.system)
+        text = self._instructions_text(settings.instructions)
+        if text is None:
+            return messages
+        return with_instructions(messages, text, takes_system(self.model.tokenizer))
+
 
 def _type_name(output_type: object) -> str:
     name = getattr(output_type, "__name__", None)
@@ -425,6 +457,51 @@ def _messages(prompt: Prompt, system: str | None) -> list[dict[str, str]]:
     return messages
 
 
+def with_instructions(
+    messages: list[dict[str, str]], instructions: str, system_role: bool
+) -> list[dict[str, str]]:
+    """``messages`` with ``instructions`` in the system message (appended to one already there),
+    or, where the chat template has no system role, in front of the first user turn."""
+    if system_role:
+        if messages[0]["role"] == "system":
+            head = messages[0]["content"].rstrip()
+            content = f"{head}\n\n{instructions}" if head else instructions
+            return [{**messages[0], "content": content}, *messages[1:]]
+        return [{"role": "system", "content": instructions}, *messages]
+    for i, message in enumerate(messages):
+        if message["role"] == "user":
+            content = f"{instructions}\n\n{message['content']}"
+            return [*messages[:i], {**message, "content": content}, *messages[i + 1 :]]
+    return [*messages, {"role": "user", "content": instructions}]
+
+
+_PROBE = "typedgen-system-role-probe"
+_SYSTEM_ROLE: dict[str, bool] = {}
+_SYSTEM_ROLE_LOCK = threading.Lock()
+
+
+def takes_system(tokenizer: Any) -> bool:
+    """Whether the tokenizer's chat template shows a system message (no template: plain text,
+    where ``encode_messages`` writes it as a ``System:`` paragraph)."""
+    template = getattr(tokenizer, "chat_template", None)
+    if not template:
+        return True
+    key = template if isinstance(template, str) else repr(template)
+    with _SYSTEM_ROLE_LOCK:
+        found = _SYSTEM_ROLE.get(key)
+    if found is None:
+        probe = [{"role": "system", "content": _PROBE}, {"role": "user", "content": "?"}]
+        try:
+            text = tokenizer.apply_chat_template(probe, add_generation_prompt=True, tokenize=False)
+        except Exception:  # templates refuse the role by raising (jinja's raise_exception)
+            found = False
+        else:
+            found = isinstance(text, str) and _PROBE in text
+        with _SYSTEM_ROLE_LOCK:
+            _SYSTEM_ROLE[key] = found
+    return found
+
+
 def encode_messages(tokenizer: Any, messages: list[dict[str, str]]) -> list[int]:
     """Token ids of a conversation, ready for the assistant's answer (the chat template, if any)."""
     if getattr(tokenizer, "chat_template", None):
@@ -438,23 +515,6 @@ def encode_messages(tokenizer: Any, messages: list[dict[str, str]]) -> list[int]
     )
     ids: list[int] = tokenizer.encode(text + "\n")
     return ids
-
-
-def _reasoning_keys(output_type: object) -> tuple[str, ...]:
-    from typedgen.frontends.jsonschema.pydantic import REASONING_KEY, pydantic_schema
-
-    if isinstance(output_type, JsonSchema):
-        output_type = output_type.schema
-    schema = output_type if isinstance(output_type, dict) else None
-    if schema is None:
-        try:
-            schema = pydantic_schema(output_type)
-        except Exception:  # no schema means no reasoning fields
-            return ()
-    props = schema.get("properties")
-    if not isinstance(props, dict):
-        return ()
-    return tuple(k for k, v in props.items() if isinstance(v, dict) and v.get(REASONING_KEY))
 
 
 def _field_reasoning(answer: str, keys: tuple[str, ...]) -> str | None:
@@ -482,7 +542,8 @@ def generate(
     ``output_type`` is a Pydantic model or ``TypeAdapter``-able type, a JSON Schema dict, a
     ``typedgen.ir.Grammar``, or ``Lark(...)``, ``Gbnf(...)``, ``Regex(...)``, ``Choice(...)``.
     Options: ``max_tokens`` (512), ``temperature`` (0: greedy), ``top_k``, ``top_p``, ``seed``,
-    ``validators`` (callables on the value), ``max_retries`` (2), ``system``, ``num_beams``,
+    ``validators`` (callables on the value), ``max_retries`` (2), ``system``, ``instructions``
+    (``True``: describe the output type in the prompt; ``False``; or text), ``num_beams``,
     ``jump_forward`` (``"force"``, ``"exact"`` or ``"off"``), ``on_max_tokens`` (``"raise"``, or
     ``"finish"`` to close the output with the grammar's shortest completion as the budget ends).
     Raises ``IncompleteOutputError`` when ``max_tokens`` runs out, ``ValidationFailed`` when every

@@ -6,7 +6,8 @@ import pytest
 from sqlglot import exp
 
 import typedgen
-from typedgen.binding import BindingError, binder_for
+from typedgen.binding import BindingError
+from typedgen.outputs import binder_for
 
 SCHEMA = {
     "singer": {"singer_id": "int", "name": "text", "age": "int"},

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from typedgen.dsl.spec import Spec, build_spec
 from typedgen.errors import GrammarError
+from typedgen.outputs import instructions as _instructions
 
 if TYPE_CHECKING:
     import lark
 
     from typedgen.ir.grammar import Grammar
+    from typedgen.outputs import Fragment
 
 __all__ = ["DSL"]
 
@@ -46,7 +48,9 @@ class DSL:
     (``"contextual"``, ``"basic"``, ``"dynamic"`` or ``"dynamic_complete"``, as lark's; by
     default a library grammar's own choice, else ``"contextual"``);
     ``embeds``, mapping rule or terminal names to other output types that fill them (a Pydantic
-    model, a JSON Schema, ``typedgen.Sql(...)``, another DSL class, a list of strings...).
+    model, a JSON Schema, ``typedgen.Sql(...)``, another DSL class, a list of strings...);
+    ``examples``, texts of the language that ``generate`` shows the model together with the
+    class's docstring (see docs/generation.md, "Instructions").
     Grammar errors, misspelt methods and unused embeds are reported when the class is created.
     """
 
@@ -55,6 +59,7 @@ class DSL:
     start_rule: ClassVar[str] = "start"
     lexer: ClassVar[str | None] = None
     embeds: ClassVar[Mapping[str, object]] = {}
+    examples: ClassVar[Sequence[str]] = ()
 
     __dsl_spec__: ClassVar[Spec]
     __dsl_params__: ClassVar[dict[object, type[DSL]]]
@@ -89,6 +94,21 @@ class DSL:
     @classmethod
     def __typedgen_bind__(cls, text: str) -> Any:
         return cls.parse(text)
+
+    @classmethod
+    def __typedgen_fragment__(cls, module_prefix: str) -> Fragment:
+        """The grammar as lark's parser sees it inside another DSL (its own embeds filled)."""
+        return cls._spec().lark_source(module_prefix)
+
+    @classmethod
+    def __typedgen_instructions__(cls) -> str | None:
+        """The class's docstring and ``examples``, for the prompt."""
+        doc = _instructions.docstring(cls, DSL)
+        return _instructions.described(
+            f"Answer in the {cls.__name__.split('[')[0]} language.",
+            doc,
+            cls._spec().examples,
+        )
 
     # -- parsing ---------------------------------------------------------------------------------
     @classmethod

@@ -20,7 +20,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from typedgen.dsl.embeds import Fragment, fragment, normalize, terminal_pattern
+from typedgen.dsl.embeds import normalize
 from typedgen.dsl.transform import Bound, DSLValueError, Transform
 from typedgen.errors import GrammarError
 from typedgen.frontends.lark.embeds import is_terminal_name
@@ -29,6 +29,8 @@ from typedgen.frontends.lark.syntax import Choice as SyntaxChoice
 from typedgen.frontends.lark.syntax import Node, children
 from typedgen.ir.grammar import Grammar
 from typedgen.ir.origin import Origin
+from typedgen.outputs import Fragment, binder_for, fragment_for, grammar_of, lark_terminal_for
+from typedgen.types import examples_of
 
 if TYPE_CHECKING:
     import lark
@@ -46,6 +48,7 @@ API_NAMES = frozenset(
         "parse_tree",
         "with_params",
         "lark_grammar",
+        "examples",
     }
 )
 """Attributes of :class:`~typedgen.dsl.DSL` itself; a method of that name cannot be a rule's."""
@@ -82,6 +85,7 @@ class Spec:
     missing: tuple[str, ...]
     methods: dict[str, str]
     origins: dict[str, Origin]
+    examples: tuple[str, ...] = ()
     _ir: Grammar | None = None
     _parser: Any = None
     _binders: dict[str, Any] = field(default_factory=dict)
@@ -122,8 +126,6 @@ class Spec:
         """The IR of the type embedded as ``name`` (computed once: SQL's takes seconds)."""
         found = self._grammars.get(name)
         if found is None:
-            from typedgen.types import grammar_of
-
             found = self._grammars[name] = grammar_of(self.embeds[name])
         return found
 
@@ -139,10 +141,10 @@ class Spec:
             head = "%override " if hole.defined else ""
             if hole.is_term:
                 prio = f".{hole.priority}" if hole.priority else ""
-                lines.append(f"{head}{name}{prio}: {terminal_pattern(value)}")
+                lines.append(f"{head}{name}{prio}: {lark_terminal_for(value)}")
                 continue
             module = f"{prefix}_{i}"
-            part = fragment(value, module, partial(self.embedded_grammar, name))
+            part = fragment_for(value, module, partial(self.embedded_grammar, name))
             alias = f"typedgen_embed_start_{i}"
             lines.append(f"{head}{name}: {_MARKER}{i}")
             lines.append(f"{_MARKER}{i}: {alias}")
@@ -197,8 +199,6 @@ class Spec:
     def binder(self, name: str) -> Any:
         found = self._binders.get(name)
         if found is None:
-            from typedgen.binding import binder_for
-
             found = self._binders[name] = binder_for(self.embeds[name])
         return found
 
@@ -473,6 +473,13 @@ def _collect_methods(
     return methods
 
 
+def _terminal(value: object) -> str | None:
+    try:
+        return lark_terminal_for(value)
+    except GrammarError:  # not an output type at all: the same refusal as a non-regular one
+        return None
+
+
 def build_spec(cls: type, base: type) -> Spec | None:
     """Check ``cls`` and return its spec (``None`` for an abstract DSL without a grammar)."""
     from typedgen.frontends.lark import lark_grammar
@@ -491,6 +498,7 @@ def build_spec(cls: type, base: type) -> Spec | None:
             code="dsl-grammar",
             hint=f"use one of {', '.join(_LEXERS)}",
         )
+    examples = examples_of(getattr(cls, "examples", ()), f"{cls.__name__}.examples")
     raw = getattr(cls, "embeds", None) or {}
     if not isinstance(raw, Mapping):
         raise GrammarError(
@@ -510,7 +518,7 @@ def build_spec(cls: type, base: type) -> Spec | None:
         is_term = is_terminal_name(name)
         defined = d is not None and d.body is not None
         holes[name] = Hole(name, is_term, defined, d.priority if d is not None else None)
-        if is_term and terminal_pattern(value) is None:
+        if is_term and _terminal(value) is None:
             raise GrammarError(
                 f"{cls.__name__}.embeds[{name!r}]: terminal {name} can only hold a list of"
                 f" strings, a Choice, a Regex or an Enum, not {type(value).__name__}",
@@ -544,4 +552,5 @@ def build_spec(cls: type, base: type) -> Spec | None:
         missing=missing,
         methods=methods,
         origins=origins,
+        examples=examples,
     )

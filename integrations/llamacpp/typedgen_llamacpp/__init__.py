@@ -23,9 +23,9 @@ import numpy as np
 import numpy.typing as npt
 import typedgen
 from typedgen import reasoning as _scratch
-from typedgen.binding import binder_for
 from typedgen.errors import IncompleteOutputError, OptionError, UnsupportedFeatureError
 from typedgen.ir import Grammar, Lexing
+from typedgen.outputs import binder_for
 from typedgen.validation import Attempt, Validator, check, describe, feedback, is_verdict
 from typedgen.validation import not_a_verdict as _not_a_verdict
 

@@ -27,9 +27,9 @@ from typing import Any, Literal
 
 import typedgen
 from typedgen import reasoning as _scratch
-from typedgen.binding import binder_for, is_json_output
 from typedgen.errors import IncompleteOutputError, OptionError, ValidationFailed
 from typedgen.ir import serial
+from typedgen.outputs import binder_for, is_json_output
 from typedgen.validation import Attempt, Validator, check, describe, feedback, is_verdict
 from typedgen.validation import not_a_verdict as _not_a_verdict
 

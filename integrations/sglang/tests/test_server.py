@@ -96,7 +96,7 @@ def test_any_typedgen_type_through_ebnf(client: Any) -> None:
         "Table singer(singer_id, name, age): names of singers older than 30. One short query.",
         extra_body={"ebnf": typedgen_sglang.ebnf(SQL)},
     )
-    typedgen.binding.binder_for(SQL)(text)
+    typedgen.outputs.binder_for(SQL)(text)
 
 
 def test_regex(client: Any) -> None:

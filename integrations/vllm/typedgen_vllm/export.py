@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import typedgen
-from typedgen.binding import binder_for, is_json_output
 from typedgen.errors import OptionError, UnsupportedFeatureError
 from typedgen.ir import Lexing
+from typedgen.outputs import binder_for, is_json_output
 
 from typedgen_vllm.constraint import grammar_for
 

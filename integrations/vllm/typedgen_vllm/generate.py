@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from typedgen import reasoning as _scratch
-from typedgen.binding import binder_for
 from typedgen.errors import IncompleteOutputError, OptionError, ValidationFailed
+from typedgen.outputs import binder_for
 from typedgen.validation import Attempt, Validator, check, describe, feedback, is_verdict
 from typedgen.validation import not_a_verdict as _not_a_verdict
 

@@ -13,7 +13,7 @@ from typedgen.frontends.sql.schema import SqlSchema, schema_from
 from typedgen.ir.grammar import Grammar
 from typedgen.ir.origin import Origin
 
-__all__ = ["Sql"]
+__all__ = ["Sql", "sql_grammar"]
 
 
 class Sql:
@@ -85,12 +85,6 @@ class Sql:
     def __hash__(self) -> int:
         return hash(self._key())
 
-    def __typedgen_grammar__(self) -> Grammar:
-        return _grammar(self._key(), self)
-
-    def __typedgen_bind__(self, text: str) -> object:
-        return self.parse(text)
-
     def parse(self, text: str) -> Any:
         """Parse and check SQL text as this output type would (for SQL from elsewhere too)."""
         from typedgen.binding.sql import bind_sql
@@ -103,6 +97,11 @@ class Sql:
             check_columns=self.check_columns,
             quoted_strings=self.dialect_class.double_quoted_strings,
         )
+
+
+def sql_grammar(sql: Sql) -> Grammar:
+    """The IR of ``sql`` (built once per dialect, schema and options: SQL's takes seconds)."""
+    return _grammar(sql._key(), sql)
 
 
 @functools.lru_cache(maxsize=64)
