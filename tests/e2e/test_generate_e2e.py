@@ -139,3 +139,31 @@ def test_reasoning_scratchpad_before_any_type(loaded: LoadedModel) -> None:
     )
     assert isinstance(details.value, Mood)
     assert details.reasoning is not None and len(details.reasoning) <= 200
+
+
+class Review(BaseModel):
+    """A product review, summarised."""
+
+    product: str = Field(max_length=30, description="what was reviewed")
+    mood: Mood
+    stars: int = Field(ge=1, le=5)
+
+
+def test_instructions_reach_the_real_chat_template(loaded: LoadedModel) -> None:
+    from typedgen.generation import encode_messages, takes_system
+
+    prompt = "Review: 'The kettle broke after two days. Awful.'"
+    told = typedgen.instructions_for(Review)
+    assert told is not None and takes_system(loaded.tokenizer)
+    told_schema = json.loads(told.split("\n", 1)[1])
+    assert told_schema["$defs"]["Mood"]["enum"] == ["happy", "sad", "angry"]
+    default = typedgen.generate(Review, prompt, model=loaded, return_details=True)
+    by_hand = typedgen.generate(
+        Review, prompt, model=loaded, return_details=True, instructions=False, system=told
+    )
+    conversation = [{"role": "system", "content": told}, {"role": "user", "content": prompt}]
+    assert default.prompt_tokens == len(encode_messages(loaded.tokenizer, conversation))
+    assert (default.text, default.value) == (by_hand.text, by_hand.value)
+    Review.model_validate_json(default.text)  # Pydantic is the oracle of the JSON text
+    rendered = loaded.tokenizer.apply_chat_template(conversation, tokenize=False)
+    assert told in rendered and "named SmolLM" not in rendered  # it replaces the default system

@@ -498,7 +498,6 @@ def build_spec(cls: type, base: type) -> Spec | None:
             code="dsl-grammar",
             hint=f"use one of {', '.join(_LEXERS)}",
         )
-    examples = examples_of(getattr(cls, "examples", ()), f"{cls.__name__}.examples")
     raw = getattr(cls, "embeds", None) or {}
     if not isinstance(raw, Mapping):
         raise GrammarError(
@@ -539,6 +538,7 @@ def build_spec(cls: type, base: type) -> Spec | None:
     names, origins = _names_and_origins(loader, ir, holes)
     rules = {name for name, d in loader.defs.items() if not d.is_term}
     methods = _collect_methods(cls, base, names, origins, rules)
+    examples = examples_of(getattr(cls, "examples", ()), f"{cls.__name__}.examples")
     return Spec(
         owner=cls,
         text=text,

@@ -40,25 +40,24 @@ _FIRST = ("title", "description", "type")
 
 
 def bounded(text: str, limit: int = LIMIT) -> str:
-    """``text`` in at most ``limit`` characters: whole lines first, then a note of what is cut."""
+    """``text`` in at most ``limit`` characters, then a line saying how much is cut.
+
+    Whole lines are kept while they fit (a list stays a list of whole items); when that leaves
+    less than half the room used (a long line, such as a one-line JSON Schema), the next line
+    is cut inside.
+    """
     if len(text) <= limit:
         return text
-    lines = text.split("\n")
-    kept: list[str] = []
-    used = 0
-    for line in lines:
-        cost = len(line) + (1 if kept else 0)
-        rest = len(text) - used - cost
-        if used + cost + len(_cut_note(max(rest, 0))) + 1 > limit:
+    room = limit - len(_cut_note(len(text))) - 1  # the note's count only shrinks from here
+    used = start = 0  # text[:used] is whole lines
+    for line in text.split("\n"):
+        if start + len(line) > room:
             break
-        kept.append(line)
-        used += cost
-    if not kept:  # one long line: cut inside it
-        note = _cut_note(len(text))
-        head = text[: max(limit - len(note) - 1, 0)]
-        note = _cut_note(len(text) - len(head))
-        return f"{head}\n{note}"[:limit]
-    return "\n".join([*kept, _cut_note(len(text) - used)])
+        used = start + len(line)
+        start = used + 1
+    if used < room // 2:
+        used = room
+    return f"{text[:used]}\n{_cut_note(len(text) - used)}"
 
 
 def _cut_note(characters: int) -> str:
