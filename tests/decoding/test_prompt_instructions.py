@@ -34,9 +34,7 @@ class Pet(BaseModel):
 
 
 def _run(model: LoadedModel, prompt: Any, **options: Any) -> typedgen.Details:
-    details = typedgen.Generator(Pet, model)(
-        prompt, max_tokens=40, return_details=True, **options
-    )
+    details = typedgen.Generator(Pet, model)(prompt, max_tokens=40, return_details=True, **options)
     assert isinstance(details.value, Pet)
     return details
 
@@ -71,7 +69,8 @@ def test_a_given_system_message_is_kept_and_extended(tiny: LoadedModel) -> None:
 def test_instructions_text_replaces_the_description(tiny: LoadedModel) -> None:
     mine = "Reply with the pet's name and age as JSON."
     assert _same(
-        _run(tiny, "my cat", instructions=mine), _run(tiny, "my cat", instructions=False, system=mine)
+        _run(tiny, "my cat", instructions=mine),
+        _run(tiny, "my cat", instructions=False, system=mine),
     )
     generator = typedgen.Generator(Pet, tiny, instructions=False)  # a constructor default too
     assert generator("my cat", max_tokens=40, return_details=True).prompt_tokens == (

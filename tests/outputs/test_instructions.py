@@ -159,8 +159,10 @@ def test_sql_shows_the_dialect_and_the_schemas_ddl() -> None:
         assert statement is not None
         schema = statement.this
         found[schema.this.name] = [c.name for c in schema.expressions]
-    assert found == {"singer": ["singer_id", "name", "order"], "concert": [
-        "concert_id", "singer_id", "year"]}
+    assert found == {
+        "singer": ["singer_id", "name", "order"],
+        "concert": ["concert_id", "singer_id", "year"],
+    }
     plain = typedgen.instructions_for(typedgen.Sql("postgres"))
     assert plain == "Answer with one postgres SQL statement (SELECT only), nothing else."
 
@@ -216,7 +218,7 @@ def test_a_rule_method_cannot_be_called_examples() -> None:
     with pytest.raises(typedgen.GrammarError) as raised:
 
         class Clash(typedgen.DSL):
-            grammar = "start: examples\nexamples: \"x\""
+            grammar = 'start: examples\nexamples: "x"'
 
             def examples(self, children: list[Any]) -> str:  # type: ignore[override]
                 return "x"
@@ -243,8 +245,7 @@ def test_grammars_show_their_leading_comment_and_examples(tmp_path: Path) -> Non
         "Answer in the format of these examples.\n\nExample:\naaa"
     )
     assert typedgen.instructions_for(typedgen.Regex(r"\d{4}", examples=["1969"])) == (
-        "Answer with text that matches this regular expression in full:\n\\d{4}"
-        "\n\nExample:\n1969"
+        "Answer with text that matches this regular expression in full:\n\\d{4}\n\nExample:\n1969"
     )
     assert typedgen.instructions_for(typedgen.ir.Grammar.from_lark('start: "a"')) is None
 

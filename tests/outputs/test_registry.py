@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime
 import enum
 from collections.abc import Iterator
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import lark
 import pytest
@@ -136,13 +136,13 @@ def test_a_registered_kind_answers_every_lookup(date_kind: DateAdapter) -> None:
 
     class Diary(typedgen.DSL):
         grammar = 'start: "on " DAY ": " WORD\n%import common.WORD\n%declare DAY'
-        embeds = {"DAY": datetime.date}
+        embeds: ClassVar[dict[str, object]] = {"DAY": datetime.date}
 
         def start(self, children: list[Any]) -> tuple[Any, str]:
             return children[0], str(children[1])
 
     assert Diary.parse("on 2024-02-29: rain") == (datetime.date(2024, 2, 29), "rain")
-    with pytest.raises(ValueError, match="2024-02-30|day is out of range"):
+    with pytest.raises(ValueError, match=r"2024-02-30|day is out of range"):
         Diary.parse("on 2024-02-30: rain")  # the terminal finds it, date's own parser refuses
 
 
@@ -167,9 +167,7 @@ def test_registered_adapters_come_before_the_built_in_ones() -> None:
 
     shouting = typedgen.register_adapter(Shouting())
     try:
-        assert str(typedgen.grammar_of(typedgen.Choice("yes"))) == str(
-            Grammar.from_choice(["YES"])
-        )
+        assert str(typedgen.grammar_of(typedgen.Choice("yes"))) == str(Grammar.from_choice(["YES"]))
     finally:
         typedgen.unregister_adapter(shouting)
     assert adapter_for(typedgen.Choice("yes")).name == "choice"
@@ -212,8 +210,8 @@ def test_hooks_supply_every_facet() -> None:
     assert fragment_for(verdict, "m").text.startswith("start: VALUE\nVALUE: /")
 
     class Review(typedgen.DSL):
-        grammar = "start: \"review \" VERDICT\n%declare VERDICT"
-        embeds = {"VERDICT": verdict}
+        grammar = 'start: "review " VERDICT\n%declare VERDICT'
+        embeds: ClassVar[dict[str, object]] = {"VERDICT": verdict}
 
         def start(self, children: list[Any]) -> object:
             return children[0]
