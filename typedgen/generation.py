@@ -179,6 +179,8 @@ class Generator:
             if reasoning is True
             else int(reasoning)
         )
+        self._adapter = adapter
+        self._answer_grammar = grammar
         if self.reasoning:
             grammar = _scratch.with_scratchpad(grammar, self.reasoning)
         self.grammar: Grammar = grammar
@@ -424,8 +426,29 @@ class Generator:
         if self._instructions is None:
             with self._lock:
                 if self._instructions is None:
-                    self._instructions = (instructions_for(self.output_type),)
+                    told = instructions_for(self.output_type)
+                    if told is not None:
+                        self._check_examples()
+                    self._instructions = (told,)
         return self._instructions[0]
+
+    def _check_examples(self) -> None:
+        """Refuse examples the grammar does not accept: the model would copy them."""
+        examples = self._adapter.examples(self.output_type)
+        if not examples:
+            return
+        from typedgen.grammar_check import check_sample, compile_for_check
+
+        compiled = compile_for_check(self._answer_grammar)
+        for i, example in enumerate(examples):
+            report = check_sample(compiled, example.encode("utf-8"), f"example {i + 1}")
+            if not report.accepted:
+                raise OptionError(
+                    f"{_type_name(self.output_type)}: {report.render()} ({example!r})",
+                    code="output-examples",
+                    hint="fix or drop the example: the prompt would show the model a text its"
+                    " grammar refuses",
+                )
 
     def _conversation(self, prompt: Prompt, settings: _Settings) -> list[dict[str, str]]:
         """The prompt as chat messages: ``system`` first, the instructions where they belong."""

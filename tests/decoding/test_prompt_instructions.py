@@ -117,3 +117,30 @@ def test_placement_rules() -> None:
     assert with_instructions(user, "I", False) == [{"role": "user", "content": "I\n\nq"}]
     turns = [{"role": "assistant", "content": "a"}, *user, {"role": "user", "content": "r"}]
     assert with_instructions(turns, "I", False)[1] == {"role": "user", "content": "I\n\nq"}
+
+
+class Steps(typedgen.DSL):
+    """Robot steps."""
+
+    grammar = 'start: STEP ("; " STEP)*\nSTEP: "left" | "right"'
+    examples = ("left; right", "left, right")
+
+
+def test_examples_the_grammar_refuses_are_refused(tiny: LoadedModel) -> None:
+    with pytest.raises(typedgen.OptionError) as raised:
+        typedgen.Generator(Steps, tiny)("walk", max_tokens=8)
+    assert raised.value.code == "output-examples"
+    assert "example 2" in str(raised.value) and "'left, right'" in str(raised.value)
+    assert "1:5" in str(raised.value)  # where the example leaves the grammar
+    off = typedgen.Generator(Steps, tiny, instructions=False)("walk", max_tokens=8)
+    assert off.data == "start"  # lark's tree (no methods): nothing shown, nothing checked
+    lark_type = typedgen.Lark('start: "a"+', examples=["aaa", "ab"])
+    with pytest.raises(typedgen.OptionError, match="example 2"):
+        typedgen.generate(lark_type, "a's", model=tiny, max_tokens=4)
+    ok = typedgen.Regex("[ab]{2}", examples=["ab"])
+    assert typedgen.generate(ok, "two letters", model=tiny, reasoning=20, max_tokens=40) in {
+        "aa",
+        "ab",
+        "ba",
+        "bb",
+    }  # checked against the answer's grammar, not the scratchpad in front of it

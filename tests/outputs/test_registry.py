@@ -190,6 +190,7 @@ class Verdict:
     __typedgen_json__ = True
     __typedgen_reasoning_keys__ = ("why",)
     __typedgen_lark_terminal__ = r'/\{"why":"[a-z ]*","ok":(true|false)\}/'
+    __typedgen_examples__ = ('{"why":"fine","ok":true}',)
 
     def __typedgen_grammar__(self) -> Grammar:
         return Grammar.from_regex(r'\{"why":"[a-z ]*","ok":(true|false)\}')
@@ -207,6 +208,8 @@ def test_hooks_supply_every_facet() -> None:
     assert is_json_output(verdict) and reasoning_keys_for(verdict) == ("why",)
     assert binder_for(verdict)('{"why":"fine","ok":true}') is True
     assert typedgen.instructions_for(verdict) == Verdict.__typedgen_instructions__(verdict)
+    assert adapter_for(verdict).examples(verdict) == ('{"why":"fine","ok":true}',)
+    assert adapter_for(Robot).examples(Robot) == ()  # a DSL class's hook, from its spec
     assert fragment_for(verdict, "m").text.startswith("start: VALUE\nVALUE: /")
 
     class Review(typedgen.DSL):
@@ -227,6 +230,7 @@ def test_a_plain_hook_type_has_the_defaults() -> None:
     yes = Yes()
     assert binder_for(yes)("yes") == "yes" and not is_json_output(yes)
     assert reasoning_keys_for(yes) == () and lark_terminal_for(yes) is None
+    assert adapter_for(yes).examples(yes) == ()
     assert typedgen.instructions_for(yes) is None
     fragment = fragment_for(yes, "m")
     assert isinstance(fragment, Fragment)
@@ -234,26 +238,28 @@ def test_a_plain_hook_type_has_the_defaults() -> None:
 
 
 @pytest.mark.parametrize(
-    ("hook", "value"),
+    ("hook", "value", "code"),
     [
-        ("__typedgen_grammar__", lambda: 'start: "a"'),
-        ("__typedgen_instructions__", lambda: ["not", "text"]),
-        ("__typedgen_fragment__", lambda prefix: "start: VALUE"),
-        ("__typedgen_reasoning_keys__", "why"),
-        ("__typedgen_lark_terminal__", 3),
+        ("__typedgen_grammar__", lambda: 'start: "a"', "output-type-hook"),
+        ("__typedgen_instructions__", lambda: ["not", "text"], "output-type-hook"),
+        ("__typedgen_fragment__", lambda prefix: "start: VALUE", "output-type-hook"),
+        ("__typedgen_reasoning_keys__", "why", "output-type-hook"),
+        ("__typedgen_lark_terminal__", 3, "output-type-hook"),
+        ("__typedgen_examples__", "one text", "output-examples"),
     ],
 )
-def test_hooks_of_the_wrong_kind_are_refused(hook: str, value: object) -> None:
+def test_hooks_of_the_wrong_kind_are_refused(hook: str, value: object, code: str) -> None:
     namespace: dict[str, object] = {
         "__typedgen_grammar__": lambda self: Grammar.from_choice(["a"]),
     }
     namespace[hook] = staticmethod(value) if callable(value) else value  # type: ignore[arg-type]
     broken = type("Broken", (), namespace)()
-    with pytest.raises(typedgen.GrammarError) as raised:
+    with pytest.raises((typedgen.GrammarError, typedgen.OptionError)) as raised:
         typedgen.grammar_of(broken)
         typedgen.instructions_for(broken)
         fragment_for(broken, "m")
         reasoning_keys_for(broken)
         lark_terminal_for(broken)
-    assert raised.value.code == "output-type-hook"
+        adapter_for(broken).examples(broken)
+    assert raised.value.code == code
     assert hook in str(raised.value) or hook in (raised.value.hint or "")

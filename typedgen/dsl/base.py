@@ -101,13 +101,17 @@ class DSL:
         return cls._spec().lark_source(module_prefix)
 
     @classmethod
+    def __typedgen_examples__(cls) -> tuple[str, ...]:
+        return cls._spec().examples
+
+    @classmethod
     def __typedgen_instructions__(cls) -> str | None:
         """The class's docstring and ``examples``, for the prompt."""
         doc = _instructions.docstring(cls, DSL)
         return _instructions.described(
             f"Answer in the {cls.__name__.split('[')[0]} language.",
             doc,
-            cls._spec().examples,
+            cls.__typedgen_examples__(),
         )
 
     # -- parsing ---------------------------------------------------------------------------------

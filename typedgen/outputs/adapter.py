@@ -80,6 +80,11 @@ class OutputAdapter(ABC):
             return JSON_FRAGMENT
         return exported_fragment(grammar())
 
+    def examples(self, output_type: object) -> tuple[str, ...]:
+        """Texts of the language that the instructions show (``generate`` checks each one
+        against the grammar before it shows it)."""
+        return ()
+
     def instructions(self, output_type: object, limit: int) -> str | None:
         """What the prompt tells the model about the expected output, at most ``limit``
         characters (``None``: nothing worth saying). The registry cuts longer text."""

@@ -20,7 +20,16 @@ from typedgen.ir.grammar import Grammar
 from typedgen.outputs import instructions as text
 from typedgen.outputs.adapter import OutputAdapter, text_binder
 from typedgen.outputs.fragment import Fragment, choice_pattern, regex_pattern
-from typedgen.types import Choice, EnumWords, Gbnf, JsonSchema, Lark, Regex, read_grammar
+from typedgen.types import (
+    Choice,
+    EnumWords,
+    Gbnf,
+    JsonSchema,
+    Lark,
+    Regex,
+    examples_of,
+    read_grammar,
+)
 
 __all__ = [
     "BUILTIN",
@@ -103,11 +112,15 @@ class LarkAdapter(OutputAdapter):
             return Fragment(source_text, output_type.start, (output_type.grammar.parent,))
         return Fragment(output_type.grammar, output_type.start)
 
+    def examples(self, output_type: object) -> tuple[str, ...]:
+        assert isinstance(output_type, Lark)
+        return tuple(output_type.examples)
+
     def instructions(self, output_type: object, limit: int) -> str | None:
         assert isinstance(output_type, Lark)
         source_text, _ = read_grammar(output_type.grammar)
         doc = text.leading_comment(source_text, "//")
-        return text.described(_format_header(doc), doc, output_type.examples, limit)
+        return text.described(_format_header(doc), doc, self.examples(output_type), limit)
 
 
 class GbnfAdapter(OutputAdapter):
@@ -123,11 +136,15 @@ class GbnfAdapter(OutputAdapter):
         source_text, source = read_grammar(output_type.grammar)
         return Grammar.from_gbnf(source_text, start=output_type.start, source=source)
 
+    def examples(self, output_type: object) -> tuple[str, ...]:
+        assert isinstance(output_type, Gbnf)
+        return tuple(output_type.examples)
+
     def instructions(self, output_type: object, limit: int) -> str | None:
         assert isinstance(output_type, Gbnf)
         source_text, _ = read_grammar(output_type.grammar)
         doc = text.leading_comment(source_text, "#")
-        return text.described(_format_header(doc), doc, output_type.examples, limit)
+        return text.described(_format_header(doc), doc, self.examples(output_type), limit)
 
 
 def _format_header(doc: str | None) -> str:
@@ -146,6 +163,10 @@ class RegexAdapter(OutputAdapter):
         assert isinstance(output_type, Regex)
         return Grammar.from_regex(output_type.pattern, flags=output_type.flags)
 
+    def examples(self, output_type: object) -> tuple[str, ...]:
+        assert isinstance(output_type, Regex)
+        return tuple(output_type.examples)
+
     def lark_terminal(self, output_type: object) -> str | None:
         assert isinstance(output_type, Regex)
         return regex_pattern(output_type.pattern, output_type.flags)
@@ -154,7 +175,7 @@ class RegexAdapter(OutputAdapter):
         assert isinstance(output_type, Regex)
         header = "Answer with text that matches this regular expression in full:\n"
         header += output_type.pattern
-        found = text.described(header, None, output_type.examples, limit)
+        found = text.described(header, None, self.examples(output_type), limit)
         return found if found is not None else text.bounded(header, limit)
 
 
@@ -275,7 +296,9 @@ class _JsonAdapter(OutputAdapter):
             try:
                 schema = json.loads(schema)
             except ValueError:
-                return text.bounded(f"Answer with JSON that follows this JSON Schema:\n{schema}")
+                return text.bounded(
+                    f"Answer with JSON that follows this JSON Schema:\n{schema}", limit
+                )
         return text.json_instructions(schema, limit)
 
 
@@ -352,12 +375,6 @@ class PydanticAdapter(_JsonAdapter):
     def binder(self, output_type: object) -> Binder:
         return pydantic_binder(output_type)
 
-    def reasoning_keys(self, output_type: object) -> tuple[str, ...]:
-        try:
-            return super().reasoning_keys(output_type)
-        except Exception:  # no schema means no reasoning fields (the grammar raises first)
-            return ()
-
 
 # -- types that state their own facets ----------------------------------------------------------
 
@@ -367,9 +384,11 @@ class HookAdapter(OutputAdapter):
 
     ``__typedgen_bind__(text)`` (the value; default the text), ``__typedgen_json__`` (a bool),
     ``__typedgen_reasoning_keys__`` (a tuple of JSON keys), ``__typedgen_lark_terminal__`` (a
-    lark terminal body), ``__typedgen_fragment__(module_prefix)`` (a ``Fragment``), and
-    ``__typedgen_instructions__()`` (text for the prompt, or ``None``). DSL classes are hook
-    types; so are third-party types that own their facets (see docs/generation.md).
+    lark terminal body), ``__typedgen_fragment__(module_prefix)`` (a ``Fragment``),
+    ``__typedgen_instructions__()`` (text for the prompt, or ``None``), and
+    ``__typedgen_examples__`` (texts the instructions show, checked by ``generate``). DSL
+    classes are hook types; so are third-party types that own their facets (see
+    docs/generation.md).
     """
 
     name = "hooks"
@@ -422,6 +441,12 @@ class HookAdapter(OutputAdapter):
         if isinstance(found, Fragment):
             return found
         raise _hook_error(output_type, "__typedgen_fragment__", found, "Fragment")
+
+    def examples(self, output_type: object) -> tuple[str, ...]:
+        found = getattr(output_type, "__typedgen_examples__", ())
+        if callable(found):
+            found = found()
+        return examples_of(found, f"{_type_name(output_type)}.__typedgen_examples__")
 
     def instructions(self, output_type: object, limit: int) -> str | None:
         hook = getattr(output_type, "__typedgen_instructions__", None)
