@@ -48,9 +48,14 @@ VARIANTS: list[dict[str, Any]] = [
 ]
 
 
-def cases(fuzz: str | None) -> Iterator[tuple[str, Any, dict[str, Any]]]:
+SETS = ("json_schema_test_suite", "jsonschemabench")
+
+
+def cases(
+    fuzz: str | None, sets: tuple[str, ...] = SETS
+) -> Iterator[tuple[str, Any, dict[str, Any]]]:
     """(name, schema, options) for every schema of the sets."""
-    for set_name in ("json_schema_test_suite", "jsonschemabench"):
+    for set_name in sets:
         for item in items(set_name):
             yield f"{set_name}/{item['name']}", item["schema"], options_for(item)
     for path in sorted((REPO / "benchmarks" / "schemas").glob("*.json")):
@@ -111,11 +116,11 @@ def _verdicts(schema: Any, resources: Any, options: dict[str, Any]) -> str:
     return "\n".join(f"{v.path} {v.keyword} {v.status} {v.detail}" for v in lowered.verdicts)
 
 
-def dump(out_path: str, fuzz: str | None, verdicts: bool) -> None:
+def dump(out_path: str, fuzz: str | None, verdicts: bool, sets: tuple[str, ...] = SETS) -> None:
     resources = remotes()
     n = 0
     with open(out_path, "w", encoding="utf-8") as out:
-        for name, schema, base in cases(fuzz):
+        for name, schema, base in cases(fuzz, sets):
             for variant in VARIANTS if not verdicts else VARIANTS[::2]:
                 options = {**base, **variant}
                 label = json.dumps(options, sort_keys=True)
@@ -163,6 +168,7 @@ def main() -> None:
     parser.add_argument("out", nargs="?")
     parser.add_argument("--fuzz", help="a JSON file holding a list of schemas")
     parser.add_argument("--verdicts", action="store_true")
+    parser.add_argument("--set", action="append", choices=SETS, help="only these evaldata sets")
     parser.add_argument("--time", action="store_true")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
@@ -171,7 +177,7 @@ def main() -> None:
     else:
         if not args.out:
             parser.error("give the output file")
-        dump(args.out, args.fuzz, args.verdicts)
+        dump(args.out, args.fuzz, args.verdicts, tuple(args.set or SETS))
 
 
 if __name__ == "__main__":
