@@ -1,4 +1,10 @@
-"""``typedgen.explain(output_type)``: how each constraint of a declaration is honoured."""
+"""``typedgen.explain(output_type)``: how each constraint of a declaration is honoured.
+
+The verdicts come from the JSON Schema lowering run in explain mode; what it says of a keyword
+without an effect (annotations, unknown keywords) or refused outright is the keyword registry's
+entry (:mod:`typedgen.frontends.jsonschema.keywords`), the same one docs/json-schema.md is
+written from, and tests hold every verdict to the registry's status for that keyword.
+"""
 
 from __future__ import annotations
 

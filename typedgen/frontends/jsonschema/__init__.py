@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from typedgen.frontends.jsonschema.base import FormatMode, KeyOrder, Spellings
 from typedgen.frontends.jsonschema.layout import Whitespace, WhitespaceSpec
 from typedgen.frontends.jsonschema.lower import Lowered, Verdict, lower_schema
+from typedgen.frontends.jsonschema.state import FormatMode, KeyOrder, Spellings
 from typedgen.ir.grammar import Grammar, register_format
 
 __all__ = ["Lowered", "Verdict", "Whitespace", "json_schema_grammar", "lower_schema"]

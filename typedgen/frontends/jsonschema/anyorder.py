@@ -14,7 +14,7 @@ false``, no ``patternProperties`` that could name others) and declares at most
 
 from __future__ import annotations
 
-from typedgen.frontends.jsonschema.base import _EMPTY, _VOID, LoweringBase
+from typedgen.frontends.jsonschema.state import _EMPTY, _VOID, LoweringState
 from typedgen.ir.grammar import Rule
 from typedgen.ir.nodes import Alt, Expr, Ref, Seq
 from typedgen.ir.passes import simplify
@@ -26,7 +26,7 @@ MAX_ANY_ORDER = 8
 
 
 def any_order_members(
-    lowering: LoweringBase,
+    lowering: LoweringState,
     path: str,
     members: list[tuple[Expr, bool]],
     lo: int,

@@ -5,16 +5,16 @@ exact (:mod:`.scalars` with :mod:`.strings`, :mod:`.numbers`, :mod:`.formats`, :
 arrays and objects become rules (:mod:`.containers`). This module dispatches: ``$ref`` targets
 are one rule each, so recursion costs nothing; ``allOf`` is merged at the schema level
 (:mod:`.merge`); ``anyOf`` is an alternation; ``oneOf`` one too, where its branches are provably
-disjoint or each can exclude the others exactly; ``not`` becomes exclusions (:mod:`.negation`).
+disjoint or each can exclude the others exactly; ``not`` becomes exclusions (:mod:`.negation`,
+:mod:`.combinators`).
 What cannot be enforced exactly is refused in strict mode and, with ``strict=False``, left to a
-validator and recorded on the grammar (:class:`DeferredCheck`). :mod:`.base` holds the state.
+validator and recorded on the grammar (:class:`DeferredCheck`). :mod:`.state` holds the state;
+:mod:`.node` parses each schema object once into a typed node, as :mod:`.keywords` says.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
-import math
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -23,33 +23,23 @@ from typedgen.errors import (
     SchemaError,
     UnsupportedSchemaError,
 )
-from typedgen.frontends.jsonschema import negation, numbers
+from typedgen.frontends.jsonschema import numbers
 from typedgen.frontends.jsonschema.anyorder import any_order_members
 from typedgen.frontends.jsonschema.charmatch import char_matches
-from typedgen.frontends.jsonschema.layout import WhitespaceSpec, whitespace_of
-from typedgen.frontends.jsonschema.merge import (
+from typedgen.frontends.jsonschema.combinators import Combinators
+from typedgen.frontends.jsonschema.containers import Containers
+from typedgen.frontends.jsonschema.keywords import (
     ANNOTATIONS,
     JSON_TYPES,
-    MAX_EVALUATING_BRANCHES,
-    exclusive_group,
-    merge,
-    type_set,
-    value_key,
-    value_types,
+    KEYWORDS,
+    UNKNOWN_REASON,
 )
-from typedgen.frontends.jsonschema.negation import NEVER, Unsupported, apply_not
-from typedgen.frontends.jsonschema.strings import ANY_CHAR, encode
-from typedgen.ir.grammar import Grammar, Rule, rule_with
-from typedgen.ir.nodes import Alt, Expr, Lit, Ref, Repeat, Seq
-from typedgen.ir.passes import simplify
-from typedgen.ir.passes.rewrite import prune_unreachable, transform
-from typedgen.ir.passes.validate import productive_rules
-
-__all__ = ["Lowered", "Status", "Verdict", "lower_schema"]
-
-from typedgen.frontends.jsonschema.base import (
+from typedgen.frontends.jsonschema.layout import WhitespaceSpec, whitespace_of
+from typedgen.frontends.jsonschema.merge import merge
+from typedgen.frontends.jsonschema.node import MISSING, Node, value_key, value_types
+from typedgen.frontends.jsonschema.scalars import Scalars
+from typedgen.frontends.jsonschema.state import (
     _EMPTY,
-    _MAX_BRANCHES,
     _MAX_DEPTH,
     _STRUCTURAL,
     _VOID,
@@ -59,36 +49,50 @@ from typedgen.frontends.jsonschema.base import (
     FormatMode,
     KeyOrder,
     Lowered,
+    LoweringState,
     Mode,
     Spellings,
     Status,
     Verdict,
-    _is_bool,
     _json_literal,
     check_option,
 )
-from typedgen.frontends.jsonschema.containers import ContainerLowering
+from typedgen.frontends.jsonschema.strings import ANY_CHAR, encode
+from typedgen.ir.grammar import Grammar, Rule, rule_with
+from typedgen.ir.nodes import Alt, Expr, Lit, Ref, Repeat, Seq
+from typedgen.ir.passes import simplify
+from typedgen.ir.passes.rewrite import prune_unreachable, transform
+from typedgen.ir.passes.validate import productive_rules
+
+__all__ = ["Lowered", "Lowering", "Status", "Verdict", "lower_schema"]
 
 
-class _Lowering(ContainerLowering):
-    """The dispatch: references, merges, combinators, types, enums; see the mixins."""
+class Lowering:
+    """The dispatch: references, merges, types, enums; its parts write scalars, containers and
+    combinators into the shared state."""
+
+    def __init__(self, state: LoweringState) -> None:
+        self.state = state
+        self.scalars = Scalars(state)
+        self.containers = Containers(state, self.scalars, self)
+        self.combinators = Combinators(state, self)
 
     # -- entry -------------------------------------------------------------------------------
 
     def run(self) -> Grammar:
-        root = self.value(self.root, "#")
-        start = "root" if "root" not in self.rules else self.name_for("#/root")
-        self.rules[start] = Rule(start, root, origin=self.origin("#"))
+        root = self.value(self.state.root, "#")
+        start = "root" if "root" not in self.state.rules else self.state.name_for("#/root")
+        self.state.rules[start] = Rule(start, root, origin=self.state.origin("#"))
         return self.finish(start)
 
     def finish(self, start: str) -> Grammar:
-        rules = list(self.rules.values())
+        rules = list(self.state.rules.values())
         probe = Grammar(rules, start, validate=False)
         alive = productive_rules(probe)
         if start not in alive:
             raise SchemaError(
                 "no JSON value satisfies this schema",
-                keyword="$schema" if not isinstance(self.root, dict) else "schema",
+                keyword="$schema" if not isinstance(self.state.root, dict) else "schema",
                 path="#",
                 code="schema-unsatisfiable",
                 hint="the constraints contradict each other (or the schema is false)",
@@ -103,17 +107,19 @@ class _Lowering(ContainerLowering):
             rule_with(r, body=simplify(transform(r.body, prune))) for r in rules if r.name in alive
         ]
         kept = prune_unreachable(kept, [start])
-        return Grammar(kept, start, origin=self.origin("#"), deferred=tuple(self.deferred))
+        return Grammar(
+            kept, start, origin=self.state.origin("#"), deferred=tuple(self.state.deferred)
+        )
 
     # -- schema dispatch ---------------------------------------------------------------------
 
     def value(self, schema: Any, path: str) -> Expr:
         """The JSON text of every instance valid against ``schema``."""
         if schema is True:
-            self.note(path, "true", "grammar", "any JSON value")
+            self.state.note(path, "true", "grammar", "any JSON value")
             return self.any_value()
         if schema is False:
-            self.note(path, "false", "grammar", "no value")
+            self.state.note(path, "false", "grammar", "no value")
             return _VOID
         if not isinstance(schema, dict):
             raise SchemaError(
@@ -123,14 +129,16 @@ class _Lowering(ContainerLowering):
                 code="schema-malformed",
                 hint="write {} (anything), false (nothing) or an object of keywords",
             )
-        self.shapes.check(schema, path)  # reached through an unusual $ref: not checked yet
+        self.state.shapes.check(schema, path)  # reached through an unusual $ref: not checked yet
         if ("$ref" in schema and len(schema) == 1) or (
             "$ref" in schema and set(schema) - {"$ref"} <= ANNOTATIONS
         ):
             return self.ref(schema, path)
         for dyn in ("$dynamicRef", "$recursiveRef"):
-            if dyn in schema:
-                raise self.resolver.refuse_dynamic(dyn, path)
+            if dyn in schema:  # refused in every mode: the rest would be lowered without it
+                if self.state.mode == "explain":
+                    self.state.note(path, dyn, "refused", KEYWORDS[dyn].reason)
+                raise self.state.resolver.refuse_dynamic(dyn, path)
         if "$ref" in schema:
             # A reference with sibling keywords is inlined; one rule per such schema keeps
             # recursion through it finite.
@@ -147,9 +155,9 @@ class _Lowering(ContainerLowering):
                 lambda: self.lower_merged(self.flatten(schema, path), path),
                 key=lazy,
             )
-        self.depth += 1
+        self.state.depth += 1
         try:
-            if self.depth > _MAX_DEPTH:
+            if self.state.depth > _MAX_DEPTH:
                 raise UnsupportedSchemaError(
                     f"the schema nests more than {_MAX_DEPTH} levels (recursion through allOf?)",
                     keyword="allOf",
@@ -158,7 +166,7 @@ class _Lowering(ContainerLowering):
                 )
             return self.lower_merged(self.flatten(schema, path), path)
         finally:
-            self.depth -= 1
+            self.state.depth -= 1
 
     def lazy_key(self, schema: dict[str, Any]) -> tuple[int, ...] | None:
         """The indexed schemas a bare ``{"allOf": [...]}`` intersects, or ``None``."""
@@ -171,7 +179,7 @@ class _Lowering(ContainerLowering):
                 if inner is None:
                     return None
                 leaves.extend(inner)
-            elif isinstance(item, dict) and self.resolver.is_indexed(item):
+            elif isinstance(item, dict) and self.state.resolver.is_indexed(item):
                 leaves.append(id(item))
             else:
                 return None
@@ -188,23 +196,23 @@ class _Lowering(ContainerLowering):
         """One rule per schema object (or ``key``), registered before its body so recursion
         ends."""
         key = id(schema) if key is None else key
-        name = self.ref_rules.get(key)
+        name = self.state.ref_rules.get(key)
         if name is None:
-            rule_path = self.resolver.pointer_of(schema, path)
-            name = self.name_for(rule_path)
-            self.ref_rules[key] = name
-            self.keep.append(schema)
-            self.rules[name] = Rule(name, _VOID, origin=self.origin(rule_path))
+            rule_path = self.state.resolver.pointer_of(schema, path)
+            name = self.state.name_for(rule_path)
+            self.state.ref_rules[key] = name
+            self.state.keep.append(schema)
+            self.state.rules[name] = Rule(name, _VOID, origin=self.state.origin(rule_path))
             body = build()
-            self.rules[name] = Rule(name, body, origin=self.origin(rule_path))
-        return Ref(name, origin=self.origin(path))
+            self.state.rules[name] = Rule(name, body, origin=self.state.origin(rule_path))
+        return Ref(name, origin=self.state.origin(path))
 
     def ref(self, holder: Mapping[str, Any], path: str) -> Expr:
-        target = self.resolver.resolve(holder["$ref"], holder, path)
-        self.note(path, "$ref", "grammar", str(holder["$ref"]))
+        target = self.state.resolver.resolve(holder["$ref"], holder, path)
+        self.state.note(path, "$ref", "grammar", str(holder["$ref"]))
         if isinstance(target, bool):
             return self.value(target, path)
-        target_path = self.resolver.pointer_of(target, path)
+        target_path = self.state.resolver.pointer_of(target, path)
         if "$ref" in target:  # a chain of references: the target memoises itself
             return self.value(target, target_path)
         return self.memo_rule(target, path, lambda: self.value(target, target_path))
@@ -229,20 +237,26 @@ class _Lowering(ContainerLowering):
                 code="schema-malformed",
                 hint="write {} (anything), false (nothing) or an object of keywords",
             )
-        self.shapes.check(schema, path)
+        self.state.shapes.check(schema, path)
         out: list[Any] = []
-        own = {k: v for k, v in schema.items() if k not in ("$ref", "allOf")}
-        own = self.normalize(own, path)
-        if not top:
-            for keyword in ("unevaluatedProperties", "unevaluatedItems"):
-                if keyword in own:
-                    del own[keyword]
-                    own.setdefault("_refused", []).append(
-                        (keyword, "an unevaluated keyword inside allOf, anyOf, oneOf or $ref")
-                    )
+        own = self.state.parse(schema)
+        if not top and (own.unevaluated is not MISSING or own.unevaluated_items is not MISSING):
+            refused = [
+                (keyword, "an unevaluated keyword inside allOf, anyOf, oneOf or $ref")
+                for keyword, value in (
+                    ("unevaluatedProperties", own.unevaluated),
+                    ("unevaluatedItems", own.unevaluated_items),
+                )
+                if value is not MISSING
+            ]
+            own = own.copy(
+                unevaluated=MISSING,
+                unevaluated_items=MISSING,
+                refused=[*(own.refused or []), *refused],
+            )
         out.append(own)
         if "$ref" in schema:
-            target = self.resolver.resolve(schema["$ref"], schema, path)
+            target = self.state.resolver.resolve(schema["$ref"], schema, path)
             if id(target) in stack:
                 raise UnsupportedSchemaError(
                     f"$ref {schema['$ref']!r} recurses into itself inside allOf or next to"
@@ -251,8 +265,8 @@ class _Lowering(ContainerLowering):
                     path=path,
                     hint="move the sibling keywords into the referenced schema",
                 )
-            self.note(path, "$ref", "grammar", str(schema["$ref"]))
-            target_path = self.resolver.pointer_of(target, path)
+            self.state.note(path, "$ref", "grammar", str(schema["$ref"]))
+            target_path = self.state.resolver.pointer_of(target, path)
             out.extend(self.atoms(target, target_path, (*stack, id(target)), top=False))
         all_of = schema.get("allOf")
         if all_of is not None:
@@ -264,324 +278,72 @@ class _Lowering(ContainerLowering):
                     code="schema-malformed",
                     hint="list at least one schema, or drop allOf",
                 )
-            self.note(path, "allOf", "grammar", "merged as an intersection")
+            self.state.note(path, "allOf", "grammar", "merged as an intersection")
             for i, sub in enumerate(all_of):
                 out.extend(self.atoms(sub, f"{path}/allOf/{i}", stack, top=False))
         return out
 
-    def normalize(self, schema: dict[str, Any], path: str) -> dict[str, Any]:
-        """Older drafts' spellings in 2020-12 terms; private-looking user keys set aside."""
-        out = {k: v for k, v in schema.items() if not k.startswith("_")}
-        if _historic(out.get("$schema")):
-            for keyword in ("prefixItems", "$dynamicRef", "$dynamicAnchor"):
-                out.pop(keyword, None)  # not keywords of the draft the resource declares
-        odd = [k for k in schema if k.startswith("_")]
-        if odd:
-            out["_other"] = odd
-        if isinstance(out.get("items"), list):
-            out["prefixItems"] = out.pop("items")
-            if "additionalItems" in out:
-                out["items"] = out.pop("additionalItems")
-        else:
-            out.pop("additionalItems", None)
-        for excl, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
-            if _is_bool(out.get(excl)):
-                flag = out.pop(excl)
-                if flag and bound in out:
-                    out[excl] = out.pop(bound)
-        return out
-
-    def flatten(self, schema: dict[str, Any], path: str) -> dict[str, Any] | bool:
+    def flatten(self, schema: dict[str, Any], path: str) -> Node | bool:
         atoms = self.atoms(schema, path, ())
         if any(a is False for a in atoms):
             return False
         merged = merge(atoms, path)
-        self.keep.append(merged)
+        self.state.keep.append(merged)
         return merged
 
     # -- merged schemas ----------------------------------------------------------------------
 
-    def lower_merged(self, schema: dict[str, Any] | bool, path: str) -> Expr:
+    def lower_merged(self, schema: Node | bool, path: str) -> Expr:
+        """The JSON text of a merged node: its keywords without effect noted (or refused, as
+        the registry says), its ``not``s folded in, its ``anyOf``/``oneOf`` groups expanded."""
         if isinstance(schema, bool):
             return self.value(schema, path)
-        if schema.get(NEVER):
+        if schema.never:
             return _VOID
-        for keyword in schema.get("_other", []):
+        for keyword in schema.annotations:
+            self.state.note(path, keyword, "ignored", KEYWORDS[keyword].reason)
+        for keyword in schema.other or []:
             self.unknown(keyword, path)
-        for keyword, value in schema.get("_refused", []):
-            self.refuse(keyword, path, f"{value} cannot be enforced exactly", "drop it")
-        if "_not" in schema:
-            schema = self.negate(schema, path)
-            if schema.get(NEVER):
+        for keyword, value in schema.refused or []:
+            self.state.refuse(keyword, path, f"{value} cannot be enforced exactly", "drop it")
+        if schema.nots is not None:
+            schema = self.combinators.negate(schema, path)
+            if schema.never:
                 return _VOID
         for keyword in ("minContains", "maxContains"):
-            if keyword in schema and "_contains" not in schema:
-                self.note(path, keyword, "ignored", "has no effect without contains")
-        if schema.get("_anyOfs") or schema.get("_oneOfs"):
-            return self.branches(schema, path)
+            if keyword in schema.bounds and schema.contains is None:
+                self.state.note(path, keyword, "ignored", "has no effect without contains")
+        if schema.any_ofs or schema.one_ofs:
+            return self.combinators.branches(schema, path)
         return self.typed(schema, path)
 
-    def negate(self, schema: dict[str, Any], path: str) -> dict[str, Any]:
-        out = {k: v for k, v in schema.items() if k != "_not"}
-        pending = [(n, f"{path}/not") for n in schema["_not"]]
-        while pending:
-            negated, sub_path = pending.pop()
-            spread = self.de_morgan(out, negated)
-            if spread is not None:
-                out = spread
-                self.note(sub_path, "not", "grammar", "spread over its keywords (De Morgan)")
-                continue
-            flat = self.flatten(negated, sub_path) if isinstance(negated, dict) else negated
-            if isinstance(flat, dict):
-                keys = {k for k in flat if k not in ANNOTATIONS and k != "_other"}
-                if keys == {"_not"} and len(flat["_not"]) == 1:  # not not A == A
-                    for kw, key in (
-                        ("unevaluatedProperties", "_unevaluated"),
-                        ("unevaluatedItems", "_unevaluatedItems"),
-                    ):
-                        if key in out:
-                            self.refuse(
-                                kw,
-                                sub_path,
-                                "next to a double not, whose subschema evaluates nothing",
-                                "state the constraint without not, or pass strict=False",
-                            )
-                    inner = self.atoms(flat["_not"][0], f"{sub_path}/not", (), top=False)
-                    if any(a is False for a in inner):
-                        out[NEVER] = True
-                        continue
-                    out = merge([out, *inner], sub_path)
-                    pending.extend((n, f"{sub_path}/not/not") for n in out.pop("_not", []))
-                    continue
-                if keys == {"_anyOfs"} and len(flat["_anyOfs"]) == 1:  # not (A or B)
-                    pending.extend(
-                        (b, f"{sub_path}/anyOf/{i}") for i, b in enumerate(flat["_anyOfs"][0])
-                    )
-                    continue
-            try:
-                apply_not(out, flat)
-            except Unsupported as exc:
-                self.refuse(
-                    "not",
-                    sub_path,
-                    f"{exc} is not enforced by the grammar",
-                    "negate a type, an enum/const, one required property or an integer"
-                    " multipleOf; or pass strict=False",
-                )
-            else:
-                self.note(sub_path, "not", "grammar", "folded into the schema as exclusions")
-        self.keep.append(out)
-        return out
-
-    def de_morgan(self, out: dict[str, Any], negated: Any) -> dict[str, Any] | None:
-        """``not`` of a plain schema with several constraints: an anyOf of single negations.
-
-        ``not {"properties": {"p": P}}`` becomes "an object with ``p`` whose value is not P".
-        Returns the new schema, or ``None`` where :func:`apply_not` takes over.
-        """
-        if not isinstance(negated, dict) or {
-            "$ref",
-            "allOf",
-            "anyOf",
-            "oneOf",
-            "not",
-            "if",
-            "enum",
-            "const",
-        } & set(negated):
-            return None
-        if not negation.negatable(negated):
-            return None
-        keys = [k for k in negated if k not in ANNOTATIONS and not k.startswith("_")]
-        singles: list[Any] = []
-        if len(keys) > 1:
-            singles = [{"not": {k: negated[k]}} for k in keys]
-        elif keys == ["required"] and len(negated["required"]) > 1:
-            singles = [{"not": {"required": [name]}} for name in negated["required"]]
-        elif keys == ["properties"] and isinstance(negated["properties"], dict):
-            props = negated["properties"]
-            if len(props) > 1:
-                singles = [{"not": {"properties": {k: v}}} for k, v in props.items()]
-            elif len(props) == 1:
-                ((name, sub),) = props.items()
-                extra = {
-                    "type": ["object"],
-                    "required": [name],
-                    "properties": {name: {"not": sub}},
-                    "_negprops": [name],  # named, but not evaluated (unevaluatedProperties)
-                }
-                merged = merge([out, extra], "#")
-                self.keep.append(merged)
-                return merged
-            else:
-                return {**out, NEVER: True}
-        if not singles:
-            return None
-        spread = {**out, "_anyOfs": [*out.get("_anyOfs", []), singles]}
-        self.keep.append(spread)
-        return spread
-
-    def excluded(self, value: Any, schema: dict[str, Any]) -> bool:
+    def excluded(self, value: Any, schema: Node) -> bool:
         """Whether a ``not`` excludes this enum value."""
-        if value_key(value) in {value_key(v) for v in schema.get("_xvalues", [])}:
+        if value_key(value) in {value_key(v) for v in schema.x_values or []}:
             return True
         if isinstance(value, int | float) and not isinstance(value, bool):
-            if schema.get("_xinteger") and float(value).is_integer():
+            if schema.x_integer and float(value).is_integer():
                 return True
-            for k in schema.get("_xmultiples", []):
+            for k in schema.x_multiples or []:
                 if float(value).is_integer() and int(value) % k == 0:
                     return True
         return False
 
-    def branches(self, schema: dict[str, Any], path: str) -> Expr:
-        rest = {k: v for k, v in schema.items() if k not in ("_anyOfs", "_oneOfs")}
-        groups: list[tuple[str, list[Any]]] = [("anyOf", g) for g in schema.get("_anyOfs", [])]
-        groups += [("oneOf", g) for g in schema.get("_oneOfs", [])]
-        total = math.prod(len(g) for _, g in groups)
-        if total > _MAX_BRANCHES:
-            self.refuse(
-                "anyOf",
-                path,
-                f"{total} combined branches exceed the limit of {_MAX_BRANCHES}",
-                "simplify the nested anyOf / oneOf",
-            )
-            return self.typed(rest, path)
-        keyword, options = groups[0]
-        if not isinstance(options, list) or not options:
-            raise SchemaError(
-                f"{keyword} must be a non-empty array of schemas",
-                keyword=keyword,
-                path=path,
-                code="schema-malformed",
-                hint=f"list at least one schema, or drop {keyword}",
-            )
-        remaining = {
-            "_anyOfs": [g for k, g in groups[1:] if k == "anyOf"],
-            "_oneOfs": [g for k, g in groups[1:] if k == "oneOf"],
-        }
-        alts: list[Expr] = []
-        merged_branches: list[dict[str, Any] | bool] = []
-        unconstrained = not any(remaining.values()) and all(k in _ANNOTATIONS for k in rest)
-        labels = [str(i) for i in range(len(options))]
-        if keyword == "anyOf" and ("_unevaluated" in rest or "_unevaluatedItems" in rest):
-            options, labels = self.evaluating_subsets(options, path)
-        for i, option in enumerate(options):
-            sub_path = f"{path}/{keyword}/{labels[i]}"
-            base = {k: v for k, v in rest.items() if not k.startswith("_") or k not in remaining}
-            if keyword == "anyOf" and unconstrained and _is_bare_ref(option):
-                # Nothing to merge into a bare $ref branch: lower it as a reference (one rule per
-                # target), so recursion through anyOf (Optional["Node"]) ends.
-                merged_branches.append(option)
-                continue
-            atoms = [base, *self.atoms(option, sub_path, (), top=False)]
-            if any(a is False for a in atoms):
-                merged_branches.append(False)
-                continue
-            branch = merge(atoms, sub_path)
-            for k, groups_k in remaining.items():
-                if groups_k:
-                    branch[k] = [*branch.get(k, []), *groups_k]
-            self.keep.append(branch)
-            merged_branches.append(branch)
-        if keyword == "oneOf":
-            merged_branches = self.exactly_one(merged_branches, options, path)
-        else:
-            self.note(path, "anyOf", "grammar", "alternation")
-        for i, lowered in enumerate(merged_branches):
-            if isinstance(lowered, dict) and _is_bare_ref(lowered):
-                alts.append(self.value(lowered, f"{path}/{keyword}/{labels[i]}"))
-            elif isinstance(lowered, dict):
-                alts.append(self.lower_merged(lowered, f"{path}/{keyword}/{labels[i]}"))
-        return simplify(Alt(tuple(alts), origin=self.origin(path)))
-
-    def evaluating_subsets(self, options: list[Any], path: str) -> tuple[list[Any], list[str]]:
-        """anyOf next to ``unevaluated*``: one branch per set of matching branches.
-
-        Every matching branch evaluates properties (items), so an instance is valid when the
-        branches it matches, together, leave none unevaluated: the union over non-empty sets
-        ``S`` of "matches all of ``S``, with ``S``'s evaluations". Branches that exclude each
-        other by construction (if/then/else, dependencies) need no sets.
-        """
-        if exclusive_group(options):
-            return options, [str(i) for i in range(len(options))]
-        if len(options) > MAX_EVALUATING_BRANCHES:
-            self.refuse(
-                "unevaluatedProperties",
-                path,
-                f"next to an anyOf of more than {MAX_EVALUATING_BRANCHES} branches, whose"
-                " evaluated properties depend on which branches match",
-                "use oneOf (one matching branch), fewer branches, or pass strict=False",
-            )
-            return options, [str(i) for i in range(len(options))]
-        subsets = [
-            combo
-            for size in range(1, len(options) + 1)
-            for combo in itertools.combinations(range(len(options)), size)
-        ]
-        expanded = [
-            options[c[0]] if len(c) == 1 else {"allOf": [options[i] for i in c]} for c in subsets
-        ]
-        self.keep.append(expanded)
-        return expanded, [",".join(map(str, c)) for c in subsets]
-
-    def exactly_one(
-        self, branches: list[dict[str, Any] | bool], options: list[Any], path: str
-    ) -> list[dict[str, Any] | bool]:
-        """oneOf's branches, each made to exclude the others where they may overlap."""
-        live = [b for b in branches if isinstance(b, dict)]
-        if all(_disjoint(a, b) for a, b in itertools.combinations(live, 2)):
-            self.note(path, "oneOf", "grammar", "branches are disjoint")
-            return branches
-        rewritten: list[dict[str, Any] | bool] = []
-        for i, branch in enumerate(branches):
-            if not isinstance(branch, dict):
-                rewritten.append(branch)
-                continue
-            others = [o for j, o in enumerate(options) if j != i and branches[j] is not False]
-            exclusive = self.probe_negations(branch, others, f"{path}/oneOf/{i}")
-            if exclusive is None:
-                self.refuse(
-                    "oneOf",
-                    path,
-                    "its branches may overlap and the others cannot be excluded exactly",
-                    "make the branches disjoint (a const/enum discriminator property, or"
-                    " distinct types), use anyOf, or pass strict=False",
-                )
-                return branches
-            rewritten.append(exclusive)
-        self.note(path, "oneOf", "grammar", "each branch excludes the others")
-        return rewritten
-
-    def probe_negations(
-        self, branch: dict[str, Any], others: list[Any], path: str
-    ) -> dict[str, Any] | None:
-        """``branch`` and not any of ``others``, or ``None`` if a negation is not exact."""
-        mode, n_verdicts, n_deferred = self.mode, len(self.verdicts), len(self.deferred)
-        self.mode = "strict"
-        try:
-            return self.negate({**branch, "_not": [*branch.get("_not", []), *others]}, path)
-        except UnsupportedSchemaError:
-            return None
-        finally:
-            self.mode = mode
-            del self.verdicts[n_verdicts:]
-            del self.deferred[n_deferred:]
-
     def unknown(self, keyword: str, path: str) -> None:
-        refused = {
-            "$dynamicRef",
-            "$recursiveRef",
-            "propertyDependencies",
-        }
-        if keyword in refused:
-            self.refuse(keyword, path, "is not enforced by the grammar", "drop it")
+        """A keyword without an effect here: refused where the registry says so, else noted."""
+        entry = KEYWORDS.get(keyword)
+        if entry is not None and entry.status == "refused":
+            self.state.refuse(keyword, path, entry.reason, "drop it")
+        elif entry is not None:  # then / else without if
+            self.state.note(path, keyword, "ignored", "has no effect without if")
         else:
-            self.note(path, keyword, "ignored", "not a validation keyword of draft 2020-12")
+            self.state.note(path, keyword, "ignored", UNKNOWN_REASON)
 
     # -- types -------------------------------------------------------------------------------
 
-    def typed(self, schema: dict[str, Any], path: str) -> Expr:
-        declared = schema.get("type")
+    def typed(self, schema: Node, path: str) -> Expr:
+        """The JSON text of a merged node without ``anyOf``/``oneOf`` groups, type by type."""
+        declared = schema.types
         if declared is not None:
             names = [declared] if isinstance(declared, str) else declared
             for t in names:
@@ -593,9 +355,9 @@ class _Lowering(ContainerLowering):
                         code="schema-malformed",
                         hint=f"one of {', '.join(JSON_TYPES)}",
                     )
-            self.note(path, "type", "grammar", ", ".join(names))
-        types = type_set(schema)
-        if "enum" in schema:
+            self.state.note(path, "type", "grammar", ", ".join(names))
+        types = schema.type_set()
+        if schema.enum is not None:
             return self.enum(schema, types, path)
         alts: list[Expr] = []
         if "null" in types and not self.excluded(None, schema):
@@ -606,23 +368,23 @@ class _Lowering(ContainerLowering):
                 for t, v in ((b"true", True), (b"false", False))
                 if not self.excluded(v, schema)
             ]
-            alts.append(self.terminal(path, Alt(tuple(flags)), "bool"))
+            alts.append(self.state.terminal(path, Alt(tuple(flags)), "bool"))
         if "number" in types:
-            alts.append(self.number(schema, path, integer=False))
+            alts.append(self.scalars.number(schema, path, integer=False))
         elif "integer" in types:
-            alts.append(self.number(schema, path, integer=True))
+            alts.append(self.scalars.number(schema, path, integer=True))
         if "string" in types:
-            alts.append(self.string(schema, path))
+            alts.append(self.scalars.string(schema, path))
         if "array" in types:
-            alts.append(self.array(schema, path))
+            alts.append(self.containers.array(schema, path))
         if "object" in types:
-            alts.append(self.obj(schema, path))
-        return simplify(Alt(tuple(alts), origin=self.origin(path)))
+            alts.append(self.containers.obj(schema, path))
+        return simplify(Alt(tuple(alts), origin=self.state.origin(path)))
 
     # -- enum / const ------------------------------------------------------------------------
 
-    def enum(self, schema: dict[str, Any], types: set[str], path: str) -> Expr:
-        values = schema["enum"]
+    def enum(self, schema: Node, types: set[str], path: str) -> Expr:
+        values = schema.enum
         if not isinstance(values, list):
             raise SchemaError(
                 "enum must be an array",
@@ -631,7 +393,7 @@ class _Lowering(ContainerLowering):
                 code="schema-malformed",
                 hint='list the allowed values: "enum": [...]',
             )
-        self.note(path, "enum", "grammar", f"{len(values)} value(s)")
+        self.state.note(path, "enum", "grammar", f"{len(values)} value(s)")
         scalars: list[Expr] = []
         containers: list[Expr] = []
         seen: set[str] = set()
@@ -641,8 +403,8 @@ class _Lowering(ContainerLowering):
                 continue
             seen.add(key)
             if isinstance(value, dict | list):
-                if _STRUCTURAL & set(schema):
-                    self.refuse(
+                if _STRUCTURAL & schema.present():
+                    self.state.refuse(
                         "enum",
                         path,
                         "object/array values combined with structural keywords",
@@ -650,104 +412,100 @@ class _Lowering(ContainerLowering):
                     )
                 containers.append(self.constant(value))
             elif self.scalar_ok(value, schema, path):
-                scalars.append(self.scalar_texts(value, integer_only="number" not in types))
+                scalars.append(self.scalars.scalar_texts(value, integer_only="number" not in types))
         alts = [*containers]
         if scalars:
-            alts.append(self.terminal(path, Alt(tuple(scalars)), "enum"))
-        return simplify(Alt(tuple(alts), origin=self.origin(path)))
+            alts.append(self.state.terminal(path, Alt(tuple(scalars)), "enum"))
+        return simplify(Alt(tuple(alts), origin=self.state.origin(path)))
 
-    def scalar_ok(self, value: Any, schema: dict[str, Any], path: str) -> bool:
+    def scalar_ok(self, value: Any, schema: Node, path: str) -> bool:
         if isinstance(value, str):
-            return char_matches(self.string_chars(schema, path), value)
+            return char_matches(self.scalars.string_chars(schema, path), value)
         if isinstance(value, int | float) and not isinstance(value, bool):
-            integer = "number" not in type_set({k: v for k, v in schema.items() if k != "enum"})
-            return self.number_ok(value, schema, path, integer=integer)
+            integer = "number" not in schema.type_set(with_enum=False)
+            return self.scalars.number_ok(value, schema, path, integer=integer)
         return True
 
     def constant(self, value: Any) -> Expr:
         if isinstance(value, dict):
             if not value:
-                return Seq((Lit(b"{"), self.ws, Lit(b"}")))
-            if self.key_order == "any" and self.bounded("#/const", len(value), False):
+                return Seq((Lit(b"{"), self.state.ws, Lit(b"}")))
+            if self.state.key_order == "any" and self.containers.bounded(
+                "#/const", len(value), False
+            ):
                 pairs: list[tuple[Expr, bool]] = [
-                    (Seq((Lit(_json_literal(k)), self.colon, self.constant(v))), True)
+                    (Seq((Lit(_json_literal(k)), self.state.colon, self.constant(v))), True)
                     for k, v in value.items()
                 ]
-                content = any_order_members(self, "#/const", pairs, 0, None)
-                return Seq((Lit(b"{"), self.ws, content, self.ws, Lit(b"}")))
+                content = any_order_members(self.state, "#/const", pairs, 0, None)
+                return Seq((Lit(b"{"), self.state.ws, content, self.state.ws, Lit(b"}")))
             members: list[Expr] = []
             for i, (k, v) in enumerate(value.items()):
-                sep: Expr = self.comma if i else _EMPTY
-                members.append(Seq((sep, Lit(_json_literal(k)), self.colon, self.constant(v))))
-            return Seq((Lit(b"{"), self.ws, *members, self.ws, Lit(b"}")))
+                sep: Expr = self.state.comma if i else _EMPTY
+                members.append(
+                    Seq((sep, Lit(_json_literal(k)), self.state.colon, self.constant(v)))
+                )
+            return Seq((Lit(b"{"), self.state.ws, *members, self.state.ws, Lit(b"}")))
         if isinstance(value, list):
             if not value:
-                return Seq((Lit(b"["), self.ws, Lit(b"]")))
+                return Seq((Lit(b"["), self.state.ws, Lit(b"]")))
             items = [
-                Seq((self.comma if i else _EMPTY, self.constant(v))) for i, v in enumerate(value)
+                Seq((self.state.comma if i else _EMPTY, self.constant(v)))
+                for i, v in enumerate(value)
             ]
-            return Seq((Lit(b"["), self.ws, *items, self.ws, Lit(b"]")))
-        return self.scalar_texts(value)
+            return Seq((Lit(b"["), self.state.ws, *items, self.state.ws, Lit(b"]")))
+        return self.scalars.scalar_texts(value)
 
     # -- any value ---------------------------------------------------------------------------
 
     def any_value(self) -> Expr:
-        if "json_value" in self.rules:
+        if "json_value" in self.state.rules:
             return Ref("json_value")
         ref = Ref("json_value")
-        self.rules["json_value"] = Rule("json_value", _VOID)
-        string = self.terminal(
+        self.state.rules["json_value"] = Rule("json_value", _VOID)
+        string = self.state.terminal(
             "#/json", Seq((Lit(b'"'), encode(Repeat(ANY_CHAR, 0, None)), Lit(b'"'))), "string"
         )
-        number = self.terminal("#/json", numbers.number_range(None, None), "number")
-        member = Seq((string, self.colon, ref))
+        number = self.state.terminal("#/json", numbers.number_range(None, None), "number")
+        member = Seq((string, self.state.colon, ref))
         obj = Seq(
             (
                 Lit(b"{"),
-                self.ws,
-                Alt((_EMPTY, Seq((member, Repeat(Seq((self.comma, member)), 0, None), self.ws)))),
+                self.state.ws,
+                Alt(
+                    (
+                        _EMPTY,
+                        Seq(
+                            (
+                                member,
+                                Repeat(Seq((self.state.comma, member)), 0, None),
+                                self.state.ws,
+                            )
+                        ),
+                    )
+                ),
                 Lit(b"}"),
             )
         )
         arr = Seq(
             (
                 Lit(b"["),
-                self.ws,
-                Alt((_EMPTY, Seq((ref, Repeat(Seq((self.comma, ref)), 0, None), self.ws)))),
+                self.state.ws,
+                Alt(
+                    (
+                        _EMPTY,
+                        Seq((ref, Repeat(Seq((self.state.comma, ref)), 0, None), self.state.ws)),
+                    )
+                ),
                 Lit(b"]"),
             )
         )
-        boolean = self.terminal("#/json", Alt((Lit(b"true"), Lit(b"false"))), "bool")
+        boolean = self.state.terminal("#/json", Alt((Lit(b"true"), Lit(b"false"))), "bool")
         body = Alt((obj, arr, string, number, boolean, Lit(b"null")))
-        self.rules["json_value"] = Rule("json_value", simplify(body), origin=self.origin("#"))
+        self.state.rules["json_value"] = Rule(
+            "json_value", simplify(body), origin=self.state.origin("#")
+        )
         return ref
-
-
-def _disjoint(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-    """Whether no instance can satisfy both merged schemas (a sufficient check)."""
-    ta, tb = type_set(a), type_set(b)
-    if not ta & tb:
-        return True
-    if "enum" in a and "enum" in b:
-        if not {value_key(v) for v in a["enum"]} & {value_key(v) for v in b["enum"]}:
-            return True
-    if ta & tb <= {"object"} or ("object" in ta & tb and ta & tb - {"object"} == set()):
-        pa, pb = a.get("properties", {}), b.get("properties", {})
-        for name in set(a.get("required", [])) & set(b.get("required", [])):
-            ea, eb = _enum_of(pa.get(name)), _enum_of(pb.get(name))
-            if ea is not None and eb is not None and not ea & eb:
-                return True
-    return False
-
-
-def _enum_of(schema: Any) -> set[str] | None:
-    if not isinstance(schema, dict):
-        return None
-    if "const" in schema:
-        return {value_key(schema["const"])}
-    if "enum" in schema and isinstance(schema["enum"], list):
-        return {value_key(v) for v in schema["enum"]}
-    return None
 
 
 def lower_schema(
@@ -784,7 +542,7 @@ def lower_schema(
                 hint="pass a dict, a bool, or the schema as JSON text",
             ) from None
     mode: Mode = "explain" if explain else ("strict" if strict else "relaxed")
-    lowering = _Lowering(
+    state = LoweringState(
         schema,
         mode=mode,
         layout=whitespace_of(whitespace),
@@ -798,7 +556,7 @@ def lower_schema(
     limit = sys.getrecursionlimit()  # raised only inside the try, so always restored
     sys.setrecursionlimit(max(limit, 20_000))
     try:
-        grammar = lowering.run()
+        grammar = Lowering(state).run()
     except RecursionError:
         if not explain:
             raise SchemaError(
@@ -815,7 +573,7 @@ def lower_schema(
         grammar = None
     finally:
         sys.setrecursionlimit(limit)
-    return Lowered(grammar, lowering.verdicts)
+    return Lowered(grammar, state.verdicts)
 
 
 def _shown(value: Any) -> str:
@@ -825,34 +583,3 @@ def _shown(value: Any) -> str:
     except (TypeError, ValueError, RecursionError):
         text = type(value).__name__
     return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _historic(dialect: object) -> bool:
-    """Whether ``$schema`` names a draft before 2020-12 (whose keywords differ)."""
-    return (
-        isinstance(dialect, str)
-        and "json-schema.org" in dialect
-        and "2020-12" not in dialect
-        and "next" not in dialect
-    )
-
-
-def _is_bare_ref(schema: object) -> bool:
-    """A schema that is only a ``$ref`` (annotations aside)."""
-    if not isinstance(schema, dict) or "$ref" not in schema:
-        return False
-    return all(k == "$ref" or k in _ANNOTATIONS for k in schema)
-
-
-_ANNOTATIONS = frozenset(
-    {
-        "title",
-        "description",
-        "default",
-        "examples",
-        "$comment",
-        "deprecated",
-        "readOnly",
-        "writeOnly",
-    }
-)

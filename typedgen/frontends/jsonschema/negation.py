@@ -14,8 +14,8 @@ multiple of 8", ``not {"required": ["a"]}`` "an object without ``a``". The suppo
 - ``not {"anyOf": [A, B, ...]}``: each of ``not A``, ``not B``...; ``not {"not": A}``: ``A``
   (both unfolded by the caller, which can merge schemas).
 
-The merged schema records them under ``_xtypes``, ``_xvalues``, ``_xmultiples`` and ``_forbid``.
-Anything else raises :class:`Unsupported` for the caller to refuse by name.
+The node records them in its ``x_*`` fields and ``forbid``. Anything else raises
+:class:`Unsupported` for the caller to refuse by name.
 """
 
 from __future__ import annotations
@@ -24,12 +24,12 @@ import re
 from decimal import Decimal
 from typing import Any
 
-from typedgen.frontends.jsonschema.merge import ANNOTATIONS, JSON_TYPES, type_set
+from typedgen.frontends.jsonschema.keywords import ANNOTATIONS, JSON_TYPES
+from typedgen.frontends.jsonschema.node import Node
 from typedgen.frontends.regex import regex_to_expr
 from typedgen.ir.nodes import Alt, Complement, Expr, Intersect
 
 __all__ = [
-    "NEVER",
     "Unsupported",
     "apply_not",
     "excluded_numbers",
@@ -38,9 +38,6 @@ __all__ = [
     "unexponented_integers",
 ]
 
-NEVER = "_never"
-"""Set on a merged schema that no instance can satisfy."""
-
 _NUMERIC = {"integer", "number"}
 
 
@@ -48,60 +45,61 @@ class Unsupported(Exception):
     """A negation the grammar cannot state; the message says which form."""
 
 
-def _restrict(out: dict[str, Any], types: set[str]) -> None:
-    allowed = type_set(out) & types
-    out["type"] = sorted(allowed)
+def _restrict(out: Node, types: set[str]) -> None:
+    allowed = out.type_set() & types
+    out.types = sorted(allowed)
 
 
-def apply_not(out: dict[str, Any], negated: Any) -> None:
-    """Fold ``not negated`` (a merged schema or a bool) into ``out``."""
+def apply_not(out: Node, negated: Node | bool) -> None:
+    """Fold ``not negated`` (a merged node or a bool) into ``out``."""
     if negated is False:
         return
     if negated is True:
-        out[NEVER] = True
+        out.never = True
         return
-    keys = {k for k in negated if k not in ANNOTATIONS and k != "_other"}
+    keys = negated.present() - ANNOTATIONS - {"unknown keywords"}
     if not keys:
-        out[NEVER] = True
+        out.never = True
     elif keys == {"type"}:
-        excluded = type_set({"type": negated["type"]})
-        out["type"] = (
+        excluded = Node(types=negated.types).type_set()
+        out.types = (
             sorted(set(JSON_TYPES) - excluded)
-            if "type" not in out
-            else sorted(type_set(out) - excluded)
+            if out.types is None
+            else sorted(out.type_set() - excluded)
         )
         if "integer" in excluded and "number" not in excluded:
-            out["type"] = sorted(type_set(out) - {"integer"} | {"number"} & type_set(out))
-            out["_xinteger"] = True
+            out.types = sorted(out.type_set() - {"integer"} | {"number"} & out.type_set())
+            out.x_integer = True
     elif keys == {"enum"}:
-        for value in negated["enum"]:
+        values = negated.enum or []
+        for value in values:
             if isinstance(value, dict | list):
                 raise Unsupported("not with object or array values")
-        out.setdefault("_xvalues", []).extend(negated["enum"])
-    elif keys == {"required"} and len(negated["required"]) == 1:
+        out.extend("x_values", values)
+    elif keys == {"required"} and len(negated.required or []) == 1:
         _restrict(out, {"object"})
-        out.setdefault("_forbid", []).append(negated["required"][0])
+        out.add("forbid", (negated.required or [])[0])
     elif len(keys) == 1 and next(iter(keys)) in _BOUND_NEGATIONS:
         keyword = next(iter(keys))
         flipped, kind, shift = _BOUND_NEGATIONS[keyword]
-        bound = negated[keyword]
+        bound = negated.bounds[keyword]
         if kind in ("string", "array", "object"):
             if flipped.startswith("max") and bound + shift < 0:
-                out[NEVER] = True
+                out.never = True
                 return
             _restrict(out, {kind})
             _tighten(out, flipped, bound + shift)
         else:
             _restrict(out, _NUMERIC)
             _tighten(out, flipped, bound)
-    elif keys == {"_patterns"}:
+    elif keys == {"pattern"}:
         _restrict(out, {"string"})
-        out.setdefault("_xpatterns", []).extend(negated["_patterns"])
-    elif keys == {"_multipleOf"} and isinstance(negated["_multipleOf"], int):
+        out.extend("x_patterns", negated.patterns or [])
+    elif keys == {"multipleOf"} and isinstance(negated.multiple_of, int):
         _restrict(out, _NUMERIC)
-        out.setdefault("_xmultiples", []).append(negated["_multipleOf"])
+        out.add("x_multiples", negated.multiple_of)
     else:
-        raise Unsupported(f"not with {', '.join(sorted(k.lstrip('_') for k in keys))}")
+        raise Unsupported(f"not with {', '.join(sorted(keys))}")
 
 
 _BOUND_NEGATIONS: dict[str, tuple[str, str, int]] = {
@@ -119,12 +117,13 @@ _BOUND_NEGATIONS: dict[str, tuple[str, str, int]] = {
 """``not {keyword: n}``: the opposite bound, on the keyword's own type."""
 
 
-def _tighten(out: dict[str, Any], keyword: str, value: Any) -> None:
-    if keyword not in out:
-        out[keyword] = value
+def _tighten(out: Node, keyword: str, value: Any) -> None:
+    bounds = out.bounds
+    if keyword not in bounds:
+        bounds[keyword] = value
         return
     lower = keyword.startswith(("min", "exclusiveMin"))
-    out[keyword] = max(out[keyword], value) if lower else min(out[keyword], value)
+    bounds[keyword] = max(bounds[keyword], value) if lower else min(bounds[keyword], value)
 
 
 _NEGATABLE = frozenset({"type", "required", "pattern", *_BOUND_NEGATIONS})

@@ -12,29 +12,9 @@ from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
 from typedgen.errors import SchemaError, UnsupportedSchemaError
+from typedgen.frontends.jsonschema.keywords import SCHEMA_ARRAYS, SCHEMA_MAPS, SCHEMA_SINGLES
 
 __all__ = ["SCHEMA_ARRAYS", "SCHEMA_MAPS", "SCHEMA_SINGLES", "Resolver", "child_schemas"]
-
-SCHEMA_SINGLES = frozenset(
-    {
-        "additionalProperties",
-        "additionalItems",
-        "items",
-        "contains",
-        "propertyNames",
-        "not",
-        "if",
-        "then",
-        "else",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-        "contentSchema",
-    }
-)
-SCHEMA_MAPS = frozenset(
-    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
-)
-SCHEMA_ARRAYS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
 
 
 def _join(base: str, ref: str) -> str:

@@ -9,11 +9,12 @@ from typedgen.errors import (
     SchemaError,
 )
 from typedgen.frontends.jsonschema import ecma, formats, negation, numbers, spellings
-from typedgen.frontends.jsonschema.base import (
+from typedgen.frontends.jsonschema.node import Node
+from typedgen.frontends.jsonschema.state import (
     _INT_FORMATS,
     _NUMBER_FORMATS,
     _VOID,
-    LoweringBase,
+    LoweringState,
     Spellings,
     _count,
     _is_bool,
@@ -24,7 +25,7 @@ from typedgen.frontends.jsonschema.strings import ANY_CHAR, encode, length_expr
 from typedgen.ir.grammar import Rule
 from typedgen.ir.nodes import Alt, Complement, Expr, Intersect, Lit, Ref, Repeat, Seq
 
-__all__ = ["ScalarLowering"]
+__all__ = ["MAX_COUNTED_LENGTH", "Scalars"]
 
 _LONG_STRING = 512
 """Above this ``maxLength`` a string's characters are counted by rules, in chunks."""
@@ -33,35 +34,37 @@ MAX_COUNTED_LENGTH = 1 << 20
 """Largest ``maxLength`` the grammar counts (8,192 chunk rules); a larger one is refused."""
 
 
-class ScalarLowering(LoweringBase):
-    """Terminals for numbers and strings."""
+class Scalars:
+    """Terminals for numbers and strings, written into one lowering's state."""
+
+    def __init__(self, state: LoweringState) -> None:
+        self.state = state
 
     # -- numbers -----------------------------------------------------------------------------
 
-    def bounds(
-        self, schema: dict[str, Any], path: str
-    ) -> tuple[Decimal | None, bool, Decimal | None, bool]:
+    def bounds(self, schema: Node, path: str) -> tuple[Decimal | None, bool, Decimal | None, bool]:
         lo: Decimal | None = None
         lo_x = False
         hi: Decimal | None = None
         hi_x = False
-        if "minimum" in schema:
-            lo = _num(schema["minimum"], "minimum", path)
-        if "exclusiveMinimum" in schema:
-            x = _num(schema["exclusiveMinimum"], "exclusiveMinimum", path)
+        bounds = schema.bounds
+        if "minimum" in bounds:
+            lo = _num(bounds["minimum"], "minimum", path)
+        if "exclusiveMinimum" in bounds:
+            x = _num(bounds["exclusiveMinimum"], "exclusiveMinimum", path)
             if lo is None or x >= lo:
                 lo, lo_x = x, True
-        if "maximum" in schema:
-            hi = _num(schema["maximum"], "maximum", path)
-        if "exclusiveMaximum" in schema:
-            x = _num(schema["exclusiveMaximum"], "exclusiveMaximum", path)
+        if "maximum" in bounds:
+            hi = _num(bounds["maximum"], "maximum", path)
+        if "exclusiveMaximum" in bounds:
+            x = _num(bounds["exclusiveMaximum"], "exclusiveMaximum", path)
             if hi is None or x <= hi:
                 hi, hi_x = x, True
         return lo, lo_x, hi, hi_x
 
     def number_body(
         self,
-        schema: dict[str, Any],
+        schema: Node,
         path: str,
         *,
         integer: bool,
@@ -69,15 +72,15 @@ class ScalarLowering(LoweringBase):
     ) -> Expr:
         """The number texts the numeric keywords allow, in the lowering's spellings (or in
         ``spelling``)."""
-        if (spelling or self.spellings) == "all":
+        if (spelling or self.state.spellings) == "all":
             return self.all_number_body(schema, path, integer=integer)
-        origin = self.origin(path)
+        origin = self.state.origin(path)
         lo, lo_x, hi, hi_x = self.format_bounds(schema, path, integer=integer)
         multiple = self.divisor(schema, path)
         if integer:
             i_lo = None if lo is None else (math.floor(lo) + 1 if lo_x else math.ceil(lo))
             i_hi = None if hi is None else (math.ceil(hi) - 1 if hi_x else math.floor(hi))
-            plain = self.attempt(
+            plain = self.state.attempt(
                 "minimum",
                 path,
                 lambda: numbers.integer_range(i_lo, i_hi, origin=origin),
@@ -85,14 +88,14 @@ class ScalarLowering(LoweringBase):
             )
             if multiple is not None and multiple > 1:
                 k = multiple
-                return self.attempt(
+                return self.state.attempt(
                     "multipleOf",
                     path,
                     lambda: numbers.integer_multiple_of(k, i_lo, i_hi, origin=origin),
                     plain,
                 )
             return plain
-        plain = self.attempt(
+        plain = self.state.attempt(
             "minimum",
             path,
             lambda: numbers.number_range(
@@ -102,7 +105,7 @@ class ScalarLowering(LoweringBase):
         )
         if multiple is not None and multiple >= 1:
             k = multiple
-            return self.attempt(
+            return self.state.attempt(
                 "multipleOf",
                 path,
                 lambda: numbers.number_multiple_of(k, lo, hi, lo_x, hi_x, origin=origin),
@@ -110,9 +113,9 @@ class ScalarLowering(LoweringBase):
             )
         return plain
 
-    def divisor(self, schema: dict[str, Any], path: str) -> int | None:
+    def divisor(self, schema: Node, path: str) -> int | None:
         """``multipleOf`` as an integer; a fractional divisor is refused (``None``)."""
-        multiple = schema.get("_multipleOf")
+        multiple = schema.multiple_of
         if multiple is None:
             return None
         if _is_bool(multiple) or not isinstance(multiple, int | float) or multiple <= 0:
@@ -124,7 +127,7 @@ class ScalarLowering(LoweringBase):
                 hint="give a positive divisor such as 2 or 0.5",
             )
         if not float(multiple).is_integer():
-            self.refuse(
+            self.state.refuse(
                 "multipleOf",
                 path,
                 f"the fractional divisor {multiple} is decided differently by decimal and"
@@ -135,11 +138,11 @@ class ScalarLowering(LoweringBase):
         return int(multiple)
 
     def format_bounds(
-        self, schema: dict[str, Any], path: str, *, integer: bool
+        self, schema: Node, path: str, *, integer: bool
     ) -> tuple[Decimal | None, bool, Decimal | None, bool]:
         """The bounds, tightened by an asserted ``int32`` / ``int64`` format."""
         lo, lo_x, hi, hi_x = self.bounds(schema, path)
-        for fmt in schema.get("_formats", []) if self.formats == "assert" else []:
+        for fmt in (schema.formats or []) if self.state.formats == "assert" else []:
             if integer and fmt in _INT_FORMATS:
                 f_lo, f_hi = (Decimal(v) for v in _INT_FORMATS[fmt])
                 if lo is None or lo < f_lo:
@@ -148,19 +151,13 @@ class ScalarLowering(LoweringBase):
                     hi, hi_x = f_hi, False
         return lo, lo_x, hi, hi_x
 
-    def fractionless(self) -> bool:
-        """Drafts 3 and 4 (by the root's ``$schema``): an integer has no fraction or exponent,
-        so ``1.0`` is a number but not an integer there."""
-        dialect = self.root.get("$schema") if isinstance(self.root, dict) else None
-        return isinstance(dialect, str) and ("draft-04" in dialect or "draft-03" in dialect)
-
-    def all_number_body(self, schema: dict[str, Any], path: str, *, integer: bool) -> Expr:
+    def all_number_body(self, schema: Node, path: str, *, integer: bool) -> Expr:
         """Every spelling (:mod:`.spellings`): ``1.0`` and ``1e0`` for ``1``, ``-0``..."""
-        origin = self.origin(path)
+        origin = self.state.origin(path)
         lo, lo_x, hi, hi_x = self.format_bounds(schema, path, integer=integer)
         k = self.divisor(schema, path)
-        if integer and self.fractionless():
-            return self.attempt(
+        if integer and self.state.fractionless():
+            return self.state.attempt(
                 "multipleOf" if k else "minimum",
                 path,
                 lambda: spellings.fractionless_integers(
@@ -170,7 +167,7 @@ class ScalarLowering(LoweringBase):
             )
         whole = integer or k is not None
         build = spellings.all_integers if whole else spellings.all_numbers
-        plain = self.attempt(
+        plain = self.state.attempt(
             "minimum",
             path,
             lambda: build(lo, hi, lo_exclusive=lo_x, hi_exclusive=hi_x, origin=origin),
@@ -178,16 +175,14 @@ class ScalarLowering(LoweringBase):
         )
         if k is None or k == 1:
             return plain
-        return self.attempt(
+        return self.state.attempt(
             "multipleOf",
             path,
             lambda: spellings.all_multiples(k, lo, hi, lo_x, hi_x, origin=origin),
             plain,
         )
 
-    def number_ok(
-        self, value: int | float, schema: dict[str, Any], path: str, *, integer: bool
-    ) -> bool:
+    def number_ok(self, value: int | float, schema: Node, path: str, *, integer: bool) -> bool:
         """Whether the numeric keywords allow ``value`` (an ``enum`` member), decided on the
         decimal value."""
         v = Decimal(str(value))
@@ -205,57 +200,57 @@ class ScalarLowering(LoweringBase):
         """The texts of one ``enum`` / ``const`` scalar: every spelling of a number with
         ``spellings="all"`` (only those of an integer, where drafts 3 and 4 say so and the type
         is ``integer``), its JSON text otherwise."""
-        if self.spellings == "all" and isinstance(value, int | float) and not _is_bool(value):
+        if self.state.spellings == "all" and isinstance(value, int | float) and not _is_bool(value):
             v = Decimal(str(value))
-            if integer_only and self.fractionless():
+            if integer_only and self.state.fractionless():
                 return spellings.fractionless_integers(v, v)
             return spellings.value_texts(v)
         return Lit(_json_literal(value))
 
-    def number(self, schema: dict[str, Any], path: str, *, integer: bool) -> Expr:
+    def number(self, schema: Node, path: str, *, integer: bool) -> Expr:
         for keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-            if keyword in schema:
-                self.note(path, keyword, "grammar", "exact decimal range")
-        if "_multipleOf" in schema:
-            self.note(path, "multipleOf", "grammar", str(schema["_multipleOf"]))
-        for fmt in schema.get("_formats", []):
-            if self.formats == "annotate":
-                self.note(path, "format", "ignored", "an annotation (formats='annotate')")
+            if keyword in schema.bounds:
+                self.state.note(path, keyword, "grammar", "exact decimal range")
+        if schema.multiple_of is not None:
+            self.state.note(path, "multipleOf", "grammar", str(schema.multiple_of))
+        for fmt in schema.formats or []:
+            if self.state.formats == "annotate":
+                self.state.note(path, "format", "ignored", "an annotation (formats='annotate')")
             elif fmt in _INT_FORMATS and integer:
-                self.note(path, "format", "grammar", fmt)
+                self.state.note(path, "format", "grammar", fmt)
             elif fmt in _NUMBER_FORMATS or fmt in _INT_FORMATS:
-                self.note(path, "format", "ignored", f"{fmt} does not restrict JSON numbers")
+                self.state.note(path, "format", "ignored", f"{fmt} does not restrict JSON numbers")
         body = self.number_body(schema, path, integer=integer)
         drop = self.number_exclusions(schema, path, integer=integer)
         if drop:
             domain = (
                 negation.unexponented()
-                if self.spellings == "canonical"
+                if self.state.spellings == "canonical"
                 else spellings.decided_numbers()
             )
             body = Intersect((body, domain, Complement(Alt(tuple(drop)))))
-        return self.terminal(path, body, "int" if integer else "num")
+        return self.state.terminal(path, body, "int" if integer else "num")
 
-    def number_exclusions(self, schema: dict[str, Any], path: str, *, integer: bool) -> list[Expr]:
+    def number_exclusions(self, schema: Node, path: str, *, integer: bool) -> list[Expr]:
         """The texts a ``not`` removes: exact within the domain they are intersected with."""
         drop: list[Expr] = []
-        canonical = self.spellings == "canonical"
-        if schema.get("_xinteger"):
+        canonical = self.state.spellings == "canonical"
+        if schema.x_integer:
             if canonical:
                 drop.append(negation.unexponented_integers())
-            elif self.fractionless():
+            elif self.state.fractionless():
                 drop.append(spellings.fractionless_integers(None, None))
             else:
                 drop.append(spellings.all_integers(None, None))
-        for k in schema.get("_xmultiples", []):
+        for k in schema.x_multiples or []:
             if canonical:
                 build = functools.partial(numbers.number_multiple_of, k, None, None)
             else:
                 build = functools.partial(spellings.all_multiples, k, None, None)
-            drop.append(self.attempt("not", path, build, _VOID))
+            drop.append(self.state.attempt("not", path, build, _VOID))
         numeric = [
             v
-            for v in schema.get("_xvalues", [])
+            for v in schema.x_values or []
             if isinstance(v, int | float) and not isinstance(v, bool)
         ]
         if canonical:
@@ -268,9 +263,9 @@ class ScalarLowering(LoweringBase):
 
     # -- strings -----------------------------------------------------------------------------
 
-    def string_chars(self, schema: dict[str, Any], path: str) -> Expr:
+    def string_chars(self, schema: Node, path: str) -> Expr:
         """The decoded characters a string instance may have."""
-        origin = self.origin(path)
+        origin = self.state.origin(path)
         parts: list[Expr] = []
         lo = _count(schema, "minLength", path)
         hi = _count(schema, "maxLength", path)
@@ -280,16 +275,16 @@ class ScalarLowering(LoweringBase):
             parts.append(length_expr(lo or 0, hi, origin=origin))
         parts.extend(
             Complement(
-                self.attempt(
+                self.state.attempt(
                     "not",
                     path,
                     functools.partial(ecma.pattern_expr, pattern, origin=origin),
                     Alt(()),
                 )
             )
-            for pattern in schema.get("_xpatterns", [])
+            for pattern in schema.x_patterns or []
         )
-        for pattern in schema.get("_patterns", []):
+        for pattern in schema.patterns or []:
             if not isinstance(pattern, str):
                 raise SchemaError(
                     "pattern must be a string",
@@ -298,20 +293,20 @@ class ScalarLowering(LoweringBase):
                     code="schema-malformed",
                 )
             parts.append(
-                self.attempt(
+                self.state.attempt(
                     "pattern",
                     path,
                     lambda p=pattern: ecma.pattern_expr(p, origin=origin),  # type: ignore[misc]
                     Repeat(ANY_CHAR, 0, None),
                 )
             )
-        asserted = schema.get("_formats", []) if self.formats == "assert" else []
+        asserted = (schema.formats or []) if self.state.formats == "assert" else []
         parts.extend(
-            self.attempt(
+            self.state.attempt(
                 "format",
                 path,
                 functools.partial(
-                    formats.format_expr, fmt, origin=origin, spellings=self.spellings
+                    formats.format_expr, fmt, origin=origin, spellings=self.state.spellings
                 ),
                 Repeat(ANY_CHAR, 0, None),
             )
@@ -322,23 +317,25 @@ class ScalarLowering(LoweringBase):
             return Repeat(ANY_CHAR, 0, None)
         return parts[0] if len(parts) == 1 else Intersect(tuple(parts), origin=origin)
 
-    def string(self, schema: dict[str, Any], path: str) -> Expr:
+    def string(self, schema: Node, path: str) -> Expr:
         for keyword in ("minLength", "maxLength"):
-            if keyword in schema:
-                self.note(path, keyword, "grammar", "counted in characters")
-        for _ in schema.get("_patterns", []):
-            self.note(path, "pattern", "grammar", "ECMA-262, matched anywhere unless anchored")
-        for fmt in schema.get("_formats", []):
-            if self.formats == "annotate":
-                self.note(path, "format", "ignored", "an annotation (formats='annotate')")
+            if keyword in schema.bounds:
+                self.state.note(path, keyword, "grammar", "counted in characters")
+        for _ in schema.patterns or []:
+            self.state.note(
+                path, "pattern", "grammar", "ECMA-262, matched anywhere unless anchored"
+            )
+        for fmt in schema.formats or []:
+            if self.state.formats == "annotate":
+                self.state.note(path, "format", "ignored", "an annotation (formats='annotate')")
             elif fmt in formats.FORMATS:
-                self.note(path, "format", "grammar", fmt)
+                self.state.note(path, "format", "grammar", fmt)
             elif fmt in _INT_FORMATS or fmt in _NUMBER_FORMATS:
-                self.note(path, "format", "ignored", f"{fmt} does not apply to strings")
-            elif self.validator:
-                self.defer(path, f"format: {fmt}", f"checked by {self.validator}")
+                self.state.note(path, "format", "ignored", f"{fmt} does not apply to strings")
+            elif self.state.validator:
+                self.state.defer(path, f"format: {fmt}", f"checked by {self.state.validator}")
             else:
-                self.refuse(
+                self.state.refuse(
                     "format",
                     path,
                     f"format {fmt!r} is not supported",
@@ -349,13 +346,13 @@ class ScalarLowering(LoweringBase):
         if long is not None:
             return long
         chars = self.string_chars(schema, path)
-        strings = [Lit.text(v) for v in schema.get("_xvalues", []) if isinstance(v, str)]
+        strings = [Lit.text(v) for v in schema.x_values or [] if isinstance(v, str)]
         if strings:
             chars = Intersect((chars, Complement(Alt(tuple(strings)))))
         body = encode(chars)
-        return self.terminal(path, Seq((Lit(b'"'), body, Lit(b'"'))), "str")
+        return self.state.terminal(path, Seq((Lit(b'"'), body, Lit(b'"'))), "str")
 
-    def long_string(self, schema: dict[str, Any], path: str) -> Expr | None:
+    def long_string(self, schema: Node, path: str) -> Expr | None:
         """Strings bounded only by a long ``maxLength``, counted in chunks by the parser.
 
         One terminal counting up to thousands of characters would need a byte automaton of
@@ -365,20 +362,23 @@ class ScalarLowering(LoweringBase):
         """
         hi = _count(schema, "maxLength", path)
         lo = _count(schema, "minLength", path) or 0
-        plain = not ({"_patterns", "_xvalues", "_xpatterns"} & set(schema)) and (
-            self.formats == "annotate" or "_formats" not in schema
+        plain = (
+            schema.patterns is None
+            and schema.x_values is None
+            and schema.x_patterns is None
+            and (self.state.formats == "annotate" or schema.formats is None)
         )
         if hi is None or hi <= _LONG_STRING or lo > hi or not plain:
             return None
         if hi > MAX_COUNTED_LENGTH:  # 2**20 takes seconds to compile, 2**31 would take hours
-            self.refuse(
+            self.state.refuse(
                 "maxLength",
                 path,
                 f"{hi} characters are more than the {MAX_COUNTED_LENGTH:,} a grammar counts",
                 "lower maxLength, or pass strict=False to check it after decoding",
             )
             if lo > _LONG_STRING:
-                self.refuse(
+                self.state.refuse(
                     "minLength",
                     path,
                     f"{lo} characters next to a maxLength left to the validator",
@@ -386,19 +386,21 @@ class ScalarLowering(LoweringBase):
                 )
                 lo = 0
             body = encode(length_expr(lo, None))
-            return self.terminal(path, Seq((Lit(b'"'), body, Lit(b'"'))), "str")
+            return self.state.terminal(path, Seq((Lit(b'"'), body, Lit(b'"'))), "str")
         chunks, rest = divmod(hi, _CHUNK)
-        chunk = self.terminal(path, encode(length_expr(_CHUNK, _CHUNK)), "chunk")
-        tail: Expr = self.terminal(
+        chunk = self.state.terminal(path, encode(length_expr(_CHUNK, _CHUNK)), "chunk")
+        tail: Expr = self.state.terminal(
             path, encode(length_expr(max(0, lo - chunks * _CHUNK), rest)), "tail"
         )
-        base = self.name_for(f"{path}/chars")
+        base = self.state.name_for(f"{path}/chars")
         for q in range(chunks - 1, -1, -1):  # after q chunks: a tail, or one more chunk
             alts: list[Expr] = [Seq((chunk, tail))]
             if lo <= q * _CHUNK + _CHUNK - 1:
                 least = max(0, lo - q * _CHUNK)
-                alts.append(self.terminal(path, encode(length_expr(least, _CHUNK - 1)), "tail"))
+                alts.append(
+                    self.state.terminal(path, encode(length_expr(least, _CHUNK - 1)), "tail")
+                )
             name = f"{base}_{q}"
-            self.rules[name] = Rule(name, Alt(tuple(alts)), origin=self.origin(path))
-            tail = Ref(name, origin=self.origin(path))
-        return Seq((Lit(b'"'), tail, Lit(b'"')), origin=self.origin(path))
+            self.state.rules[name] = Rule(name, Alt(tuple(alts)), origin=self.state.origin(path))
+            tail = Ref(name, origin=self.state.origin(path))
+        return Seq((Lit(b'"'), tail, Lit(b'"')), origin=self.state.origin(path))

@@ -1,5 +1,7 @@
 """The shape of every keyword the lowering reads, checked before anything reads it.
 
+Which check each keyword gets is the registry's ``shape`` (:mod:`.keywords`).
+
 The lowering, the merge and the resolver take a keyword's value for what the meta-schema says
 it is (``properties`` an object of schemas, ``required`` an array of strings, ``minItems`` a
 non-negative integer). A schema that breaks the meta-schema would otherwise surface as a
@@ -16,37 +18,10 @@ from collections.abc import Callable
 from typing import Any
 
 from typedgen.errors import SchemaError
-from typedgen.frontends.jsonschema.merge import JSON_TYPES
+from typedgen.frontends.jsonschema.keywords import JSON_TYPES, KEYWORDS
 
 __all__ = ["SchemaShapes"]
 
-_SINGLES = (
-    "additionalProperties",
-    "additionalItems",
-    "contains",
-    "propertyNames",
-    "not",
-    "if",
-    "then",
-    "else",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "contentSchema",
-)
-_ARRAYS = ("allOf", "anyOf", "oneOf")
-_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
-_COUNTS = (
-    "minLength",
-    "maxLength",
-    "minItems",
-    "maxItems",
-    "minProperties",
-    "maxProperties",
-    "minContains",
-    "maxContains",
-)
-_BOUNDS = ("minimum", "maximum")
-_STRINGS = ("pattern", "format", "$ref", "$dynamicRef", "$recursiveRef", "$anchor", "$id")
 _META = "see the JSON Schema meta-schema (json-schema.org/draft/2020-12/schema)"
 
 
@@ -274,22 +249,8 @@ class SchemaShapes:
 _Check = Callable[[SchemaShapes, str, Any, str, str], list[tuple[Any, str]]]
 
 _CHECKS: dict[str, _Check] = {
-    **dict.fromkeys(_SINGLES, SchemaShapes.schema),
-    **dict.fromkeys(_ARRAYS, SchemaShapes.schema_array),
-    **dict.fromkeys(_MAPS, SchemaShapes.schema_map),
-    **dict.fromkeys(_COUNTS, SchemaShapes.count),
-    **dict.fromkeys(_BOUNDS, SchemaShapes.bound),
-    **dict.fromkeys(_STRINGS, SchemaShapes.string),
-    "items": SchemaShapes.items,
-    "prefixItems": SchemaShapes.prefix_items,
-    "dependencies": SchemaShapes.dependencies,
-    "dependentRequired": SchemaShapes.dependent_required,
-    "required": SchemaShapes.strings,
-    "type": SchemaShapes.type,
-    "exclusiveMinimum": SchemaShapes.exclusive,
-    "exclusiveMaximum": SchemaShapes.exclusive,
-    "multipleOf": SchemaShapes.multiple_of,
-    "uniqueItems": SchemaShapes.boolean,
-    "enum": SchemaShapes.enum,
-    "const": SchemaShapes.const,
+    name: getattr(SchemaShapes, keyword.shape)
+    for name, keyword in KEYWORDS.items()
+    if keyword.shape is not None
 }
+"""The check of each keyword, as the registry (:mod:`.keywords`) names its shape."""

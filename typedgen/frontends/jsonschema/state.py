@@ -1,4 +1,9 @@
-"""The lowering's state and bookkeeping, shared by the scalar, container and core parts."""
+"""The lowering's state and bookkeeping: rules, terminals, verdicts, deferred checks, options.
+
+One :class:`LoweringState` per lowering, shared by its parts (:mod:`.lower` dispatches,
+:mod:`.scalars` writes terminals, :mod:`.containers` writes object and array rules), which hold
+it rather than inherit from it.
+"""
 
 import itertools
 import json
@@ -16,6 +21,7 @@ from typedgen.errors import (
     UnsupportedSchemaError,
 )
 from typedgen.frontends.jsonschema.layout import Whitespace
+from typedgen.frontends.jsonschema.node import Node, parse
 from typedgen.frontends.jsonschema.resolve import Resolver
 from typedgen.frontends.jsonschema.strings import encode_text
 from typedgen.frontends.jsonschema.wellformed import SchemaShapes
@@ -31,7 +37,7 @@ __all__ = [
     "FormatMode",
     "KeyOrder",
     "Lowered",
-    "LoweringBase",
+    "LoweringState",
     "Mode",
     "Spellings",
     "Status",
@@ -83,7 +89,7 @@ _STRUCTURAL = frozenset(
         "minItems",
         "maxItems",
         "uniqueItems",
-        "_propertyNames",
+        "propertyNames",
     }
 )
 _INT_FORMATS = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
@@ -124,8 +130,8 @@ def _num(value: Any, keyword: str, path: str) -> Decimal:
     return Decimal(str(value))
 
 
-def _count(schema: Mapping[str, Any], keyword: str, path: str) -> int | None:
-    value = schema.get(keyword)
+def _count(schema: Node, keyword: str, path: str) -> int | None:
+    value = schema.bounds.get(keyword)
     if value is None:
         return None
     if _is_bool(value) or not isinstance(value, int | float) or value < 0 or value != int(value):
@@ -147,7 +153,7 @@ def _json_literal(value: Any) -> bytes:
     return json.dumps(value, allow_nan=False).encode()
 
 
-class LoweringBase:
+class LoweringState:
     """Rules, terminals, verdicts and deferred checks of one lowering; refusal by mode."""
 
     def __init__(
@@ -186,6 +192,21 @@ class LoweringBase:
         self.colon = Seq((Lit(b":"), layout.after_colon()))
         self.comma = Seq((Lit(b","), self.ws))
         self.depth = 0
+        self.parsed: dict[int, tuple[Any, Node]] = {}
+
+    def parse(self, schema: dict[str, Any]) -> Node:
+        """The node of one schema object, parsed once (the object is kept alive with it, so
+        its id is not reused)."""
+        found = self.parsed.get(id(schema))
+        if found is None:
+            found = self.parsed[id(schema)] = (schema, parse(schema))
+        return found[1]
+
+    def fractionless(self) -> bool:
+        """Drafts 3 and 4 (by the root's ``$schema``): an integer has no fraction or exponent,
+        so ``1.0`` is a number but not an integer there."""
+        dialect = self.root.get("$schema") if isinstance(self.root, dict) else None
+        return isinstance(dialect, str) and ("draft-04" in dialect or "draft-03" in dialect)
 
     # -- bookkeeping -------------------------------------------------------------------------
 
@@ -196,7 +217,11 @@ class LoweringBase:
         self.verdicts.append(Verdict(path, keyword, status, detail))
 
     def refuse(self, keyword: str, path: str, message: str, hint: str) -> None:
-        """Raise in strict mode; otherwise leave the keyword to the validator and go on."""
+        """Raise in strict mode; otherwise leave the keyword to the validator and go on.
+
+        ``keyword`` is one of :data:`.keywords.KEYWORDS` that the registry says is refused,
+        or enforced with limits (tests/frontends/jsonschema/test_keywords.py holds them to it).
+        """
         if self.mode == "strict":
             raise UnsupportedSchemaError(
                 f"{keyword}: {message}", keyword=keyword, path=path, hint=hint
@@ -266,11 +291,3 @@ class LoweringBase:
             self.terminals[body] = ref.name
             return ref
         return Ref(name, origin=self.origin(path))
-
-    def value(self, schema: Any, path: str) -> Expr:
-        """The JSON text of every instance valid against ``schema`` (the core implements it)."""
-        raise NotImplementedError
-
-    def flatten(self, schema: dict[str, Any], path: str) -> dict[str, Any] | bool:
-        """``schema`` merged into one dict (the core implements it)."""
-        raise NotImplementedError
