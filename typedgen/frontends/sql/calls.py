@@ -1,0 +1,223 @@
+"""Function calls by probed arity, window specifications, data types, and name classes.
+
+Words are grouped by the roles they play (:mod:`.lexicon`); this family turns the groups into
+the rules that use them: one call form per (arity, aggregate) group, one data-type form per
+parameter pattern, and the ``ident``/``table_alias``/... classes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from typedgen.frontends.sql.lexicon import Role
+from typedgen.frontends.sql.rules import RuleBuilder, alt, empty, opt, seq, star
+from typedgen.frontends.sql.tables import Arity, Function
+from typedgen.ir.nodes import Expr, Ref, Repeat
+
+__all__ = ["CallRules", "is_word"]
+
+
+def is_word(name: str) -> bool:
+    """Whether ``name`` can be written unquoted (an ASCII word)."""
+    return (
+        bool(name)
+        and name.isascii()
+        and (name[0].isalpha() or name[0] == "_")
+        and all(c.isalnum() or c == "_" for c in name)
+    )
+
+
+class CallRules(RuleBuilder):
+    """Calls, windows, types and the role classes of words."""
+
+    def callable_functions(self) -> tuple[Function, ...]:
+        """The dialect's functions that ``functions=`` (when given) names."""
+        funcs = self.tables.functions
+        if self.options.functions is not None:
+            funcs = tuple(f for f in funcs if f.name in self.options.functions)
+        return tuple(funcs)
+
+    def calls(self) -> None:
+        funcs = self.callable_functions()
+        for func in funcs:
+            self.lex.function(func.name, func.arity, func.aggregate)
+        # COUNT(*) is COUNT's own syntax: COUNT gets its own terminal, not its arity group's.
+        self.filter_clause = (
+            opt(
+                seq(
+                    self.keyword("FILTER"),
+                    self.parens(self.keyword("WHERE"), self.ref("condition")),
+                )
+            )
+            if self.has("filter")
+            else empty()
+        )
+        self.distinct = self.keyword("DISTINCT")
+        self.count_star = self.has("count_star") and any(f.name == "COUNT" for f in funcs)
+        if self.count_star:
+            self.keyword("COUNT")
+        for word, params in self.tables.types.items():
+            if word not in self.options.exclude_types:
+                self.lex.data_type(word, params)
+        # Words of the fixed syntax that are also functions keep their own terminal; the
+        # lexicon knows their arity as well.
+
+    def window(self) -> None:
+        ref, kw = self.ref, self.keyword
+        spec: list[Expr] = [
+            opt(seq(kw("PARTITION"), kw("BY"), self.separated(ref("expr")))),
+            opt(ref("order_by")),
+        ]
+        if self.has("window_frame"):
+            bound = alt(
+                kw("UNBOUNDED", "PRECEDING"),
+                kw("UNBOUNDED", "FOLLOWING"),
+                kw("CURRENT", "ROW"),
+                seq(Ref("INTEGER"), kw("PRECEDING")),
+                seq(Ref("INTEGER"), kw("FOLLOWING")),
+            )
+            frame = seq(
+                alt(kw("ROWS"), kw("RANGE")),
+                alt(bound, seq(kw("BETWEEN"), bound, kw("AND"), bound)),
+            )
+            spec.append(opt(frame))
+        self.rule("over", seq(kw("OVER"), self.parens(*spec)))
+
+    def role_rules(self, classes: dict[str, list[str]], by_role: dict[Role, list[str]]) -> None:
+        for name, terminals in classes.items():
+            if name.startswith("schema_"):
+                continue
+            self.rule(name, alt(*(Ref(t) for t in self.with_quoted(terminals))))
+        self.call_rule(by_role)
+        self.type_rule(by_role)
+        if self.options.schema:
+            self.rule(
+                "schema_table",
+                alt(*(Ref(t) for t in classes["schema_table"]), *self.quoted_names("tables")),
+            )
+            self.rule(
+                "schema_column",
+                alt(*(Ref(t) for t in classes["schema_column"]), *self.quoted_names("columns")),
+            )
+
+    def call_rule(self, by_role: dict[Role, list[str]]) -> None:
+        args_of: dict[tuple[Arity, bool], list[str]] = {}
+        for role, terminals in by_role.items():
+            if role.function is not None:
+                args_of.setdefault((role.function, role.aggregate), []).extend(terminals)
+        calls: list[Expr] = []
+        filter_clause = self.filter_clause
+        over = opt(self.ref("over"))
+        for (arity, aggregate), terminals in sorted(args_of.items(), key=lambda kv: str(kv[0])):
+            names = alt(*(Ref(t) for t in sorted(terminals)))
+            args = self.arguments(arity, aggregate)
+            tail: list[Expr] = [filter_clause, over] if aggregate else [over]
+            calls.append(seq(names, self.punct("("), args, self.punct(")"), *tail))
+        if self.count_star:
+            calls.append(
+                seq(
+                    Ref(self.lex.keyword_name("COUNT")),
+                    self.parens(self.punct("*")),
+                    filter_clause,
+                    over,
+                )
+            )
+        if self.options.functions is None and self.has("anonymous"):
+            # sqlglot parses any other name(args) as an anonymous function (a UDF, or one it
+            # does not model); a `functions=` list leaves them out.
+            args = opt(self.separated(self.ref("expr")))
+            calls.append(seq(Ref("IDENT"), self.punct("("), args, self.punct(")"), over))
+        if calls:
+            self.rule("call", alt(*calls))
+
+    def type_rule(self, by_role: dict[Role, list[str]]) -> None:
+        types: dict[tuple[int, ...], list[str]] = {}
+        for role, terminals in by_role.items():
+            if role.type_params:
+                types.setdefault(role.type_params, []).extend(terminals)
+        data_types = []
+        number = Ref("INTEGER")
+        for params, terminals in sorted(types.items()):
+            names = alt(*(Ref(t) for t in sorted(terminals)))
+            suffixes: list[Expr] = []
+            if 0 in params:
+                suffixes.append(empty())
+            if 1 in params:
+                suffixes.append(self.parens(number))
+            if 2 in params:
+                suffixes.append(self.parens(number, self.punct(","), number))
+            data_types.append(seq(names, alt(*suffixes)))
+        if data_types:
+            self.rule("data_type", alt(*data_types))
+
+    def arguments(self, arity: Arity, aggregate: bool) -> Expr:
+        """The argument lists of one arity group (``DISTINCT`` first for an aggregate)."""
+        expr = self.ref("expr")
+        first = seq(self.distinct, expr) if aggregate else None
+        forms: list[Expr] = [self.n_arguments(n, expr, first) for n in arity.counts]
+        if arity.rest is not None:
+            forms.append(
+                seq(self.n_arguments(arity.rest, expr, first), star(seq(self.punct(","), expr)))
+            )
+        return alt(*forms)
+
+    def n_arguments(self, n: int, expr: Expr, first: Expr | None) -> Expr:
+        if n == 0:
+            return empty()
+        head = alt(expr, first) if first is not None and n == 1 else expr
+        return seq(head, *(seq(self.punct(","), expr) for _ in range(n - 1)))
+
+    def with_quoted(self, terminals: Iterable[str]) -> list[str]:
+        # A quoted schema name lexes as its own terminal (it outranks QIDENT), so wherever a
+        # quoted name may go, the schema's quoted names may go too.
+        if self.options.schema is not None:
+            self.quoted_names("tables")
+            self.quoted_names("columns")
+        quoted = ["QIDENT"] if self.tables.identifier_quotes else []
+        return [*terminals, *quoted, *self.quoted.values()]
+
+    def quoted_names(self, kind: str) -> list[Expr]:
+        assert self.options.schema is not None
+        names: Sequence[str] = getattr(self.options.schema, kind)
+        out: list[Expr] = []
+        for name in names:
+            for open_, close in self.tables.identifier_quotes:
+                if close in name or "\n" in name:
+                    continue
+                out.append(Ref(self.quoted_terminal(f"{open_}{name}{close}")))
+        return out
+
+    def quoted_terminal(self, text: str) -> str:
+        name = self.quoted.get(text)
+        if name is None:
+            name = self.quoted[text] = f"QNAME_{len(self.quoted)}"
+        return name
+
+    def names(self) -> None:
+        """Table, column and column-reference rules (a schema's names when there is one)."""
+        ref = self.ref
+        if self.options.schema is None:
+            self.rule("table_name", self.separated(ref("ident"), "."))
+            self.rule("column_name", ref("ident"))
+            self.rule(
+                "column_ref",
+                seq(ref("ident"), Repeat(seq(self.punct("."), ref("ident")), 0, 2)),
+            )
+            return
+        for table in self.options.schema.tables:
+            if is_word(table):
+                self.lex.schema_name(table, table=True)
+        for column in self.options.schema.columns:
+            if is_word(column):
+                self.lex.schema_name(column, column=True)
+        table_names: list[Expr] = [ref("schema_table")]
+        if self.options.ctes_in_schema:
+            table_names.append(ref("ident"))
+        self.rule("table_name", alt(*table_names))
+        self.rule("column_name", ref("schema_column"))
+        qualified: Expr = seq(
+            Repeat(seq(ref("ident"), self.punct(".")), 0, 2), ref("schema_column")
+        )
+        if self.options.quoted_values and self.tables.identifier_quotes:
+            qualified = alt(qualified, Ref("QIDENT"))
+        self.rule("column_ref", qualified)

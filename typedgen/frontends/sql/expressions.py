@@ -1,0 +1,183 @@
+"""Expressions by sqlglot's precedence levels, from OR down to primaries and literals.
+
+The levels (disjunction, conjunction, NOT, equality, comparison, range predicates,
+bitwise/concatenation, term, factor, unary, postfix) are sqlglot's, so the tree the grammar
+describes is the tree sqlglot builds.
+"""
+
+from __future__ import annotations
+
+from typedgen.frontends.sql.rules import RuleBuilder, alt, empty, opt, seq, star
+from typedgen.ir.nodes import Expr, Ref, Repeat
+
+__all__ = ["ExpressionRules"]
+
+
+class ExpressionRules(RuleBuilder):
+    """Conditions, operators, primaries and literals."""
+
+    def expressions(self) -> None:
+        ref, kw, punct = self.ref, self.keyword, self.punct
+        if self.has("bare_condition"):
+            self.rule("expr", seq(ref("conjunction"), star(seq(kw("OR"), ref("conjunction")))))
+            self.rule("condition", ref("expr"))
+        else:
+            # Where sqlglot writes a bare value used as a condition as ``x <> 0`` and a
+            # predicate used as a value as a CASE (T-SQL has no boolean values), values and
+            # conditions are apart: conditions are made of predicates, values have none.
+            self.rule("expr", ref("bitwise"))
+            self.rule("condition", seq(ref("bool_and"), star(seq(kw("OR"), ref("bool_and")))))
+            self.rule("bool_and", seq(ref("bool_not"), star(seq(kw("AND"), ref("bool_not")))))
+            self.rule("bool_not", alt(seq(kw("NOT"), ref("bool_not")), ref("bool_atom")))
+        self.rule("conjunction", seq(ref("negation"), star(seq(kw("AND"), ref("negation")))))
+        self.rule("negation", alt(seq(kw("NOT"), ref("negation")), ref("equality")))
+        eq_ops = [punct("="), punct("<>"), punct("!=")]
+        if self.has("nullsafe_eq"):
+            eq_ops.append(punct("<=>"))
+        # sqlglot reads ``x NOT IN (...)`` as NOT(x IN (...)) and writes it back as
+        # ``NOT x IN (...)``, which means something else as an operand: negated predicates
+        # stand alone, as a whole condition.
+        self.rule(
+            "equality",
+            alt(
+                seq(ref("comparison"), star(seq(alt(*eq_ops), ref("comparison")))),
+                ref("negated"),
+            ),
+        )
+        cmp_ops = alt(punct("<"), punct(">"), punct("<="), punct(">="))
+        self.rule("comparison", seq(ref("predicate"), star(seq(cmp_ops, ref("predicate")))))
+        if not self.has("bare_condition"):
+            self.rule(
+                "bool_atom",
+                alt(
+                    seq(ref("comparison"), Repeat(seq(alt(*eq_ops), ref("comparison")), 1)),
+                    seq(ref("predicate"), Repeat(seq(cmp_ops, ref("predicate")), 1)),
+                    seq(ref("bitwise"), Repeat(ref("predicate_suffix"), 1)),
+                    ref("negated"),
+                    seq(kw("EXISTS"), self.parens(ref("query"))),
+                    self.parens(ref("condition")),
+                ),
+            )
+        self.predicates()
+        self.operators()
+        self.primaries()
+
+    def predicates(self) -> None:
+        ref, kw = self.ref, self.keyword
+        like_ops = [kw("LIKE")]
+        if self.has("ilike"):
+            like_ops.append(kw("ILIKE"))
+        if self.has("similar_to"):
+            like_ops.append(kw("SIMILAR", "TO"))
+        escape = opt(seq(kw("ESCAPE"), Ref("STRING"))) if self.has("like_escape") else empty()
+        in_list = self.parens(alt(ref("query"), self.separated(ref("expr"))))
+        tests: list[Expr] = [kw("NULL")]
+        if self.has("is_true"):
+            tests += [kw("TRUE"), kw("FALSE")]
+        if self.has("distinct_from"):
+            tests.append(seq(kw("DISTINCT"), kw("FROM"), ref("bitwise")))
+        ranges = [
+            seq(kw("BETWEEN"), ref("bitwise"), kw("AND"), ref("bitwise")),
+            seq(kw("IN"), in_list),
+            seq(alt(*like_ops), ref("bitwise"), escape),
+        ]
+        self.rule("predicate_suffix", alt(*ranges, seq(kw("IS"), alt(*tests))))
+        self.rule("predicate", seq(ref("bitwise"), star(ref("predicate_suffix"))))
+        self.rule(
+            "negated",
+            seq(
+                ref("predicate"),
+                alt(seq(kw("NOT"), alt(*ranges)), seq(kw("IS"), kw("NOT"), alt(*tests))),
+            ),
+        )
+
+    def operators(self) -> None:
+        ref, punct = self.ref, self.punct
+        bit_ops = [
+            punct(sym)
+            for feature, sym in (
+                ("concat", "||"),
+                ("bit_and", "&"),
+                ("bit_or", "|"),
+                ("bit_xor", "^"),
+                ("shift", "<<"),
+                ("shift", ">>"),
+            )
+            if self.has(feature)
+        ]
+        if bit_ops:
+            self.rule("bitwise", seq(ref("term"), star(seq(alt(*bit_ops), ref("term")))))
+        else:
+            self.rule("bitwise", ref("term"))
+        factor_ops = [punct("*"), punct("/")] + ([punct("%")] if self.has("mod_operator") else [])
+        self.rule("term", seq(ref("factor"), star(seq(alt(punct("+"), punct("-")), ref("factor")))))
+        self.rule("factor", seq(ref("unary"), star(seq(alt(*factor_ops), ref("unary")))))
+        signs = [punct("-"), punct("+")] + ([punct("~")] if self.has("bit_not") else [])
+        self.rule("unary", alt(seq(alt(*signs), ref("unary")), ref("postfix")))
+        cast_op = (
+            self.options.cast_operator
+            if self.options.cast_operator is not None
+            else self.has("cast_operator")
+        )
+        postfix: list[Expr] = []
+        if cast_op and self.has_types():
+            postfix.append(seq(punct("::"), ref("data_type")))
+        for feature, sym in (("json_arrow", "->"), ("json_arrow_text", "->>")):
+            if self.has(feature):
+                postfix.append(seq(punct(sym), ref("primary")))
+        if postfix:
+            self.rule("postfix", seq(ref("primary"), star(alt(*postfix))))
+        else:
+            self.rule("postfix", ref("primary"))
+
+    def has_types(self) -> bool:
+        """Whether any data type is left for ``CAST`` once the caller's exclusions apply."""
+        return bool(set(self.tables.types) - self.options.exclude_types)
+
+    def primaries(self) -> None:
+        ref, kw = self.ref, self.keyword
+        types = self.has_types()
+        cast_body = self.parens(ref("expr"), kw("AS"), ref("data_type"))
+        primaries: list[Expr] = [ref("literal"), ref("column_ref")]
+        if self.callable_functions() or (self.options.functions is None and self.has("anonymous")):
+            primaries.append(ref("call"))  # functions=[] (or none the dialect knows): no calls
+        primaries += [self.parens(ref("expr")), self.parens(ref("query"))]
+        if types:
+            primaries.append(seq(kw("CAST"), cast_body))
+        if self.has("try_cast") and types:
+            primaries.append(seq(kw("TRY_CAST"), cast_body))
+        if self.has("exists"):
+            primaries.append(seq(kw("EXISTS"), self.parens(ref("query"))))
+        if self.has("case"):
+            when = seq(kw("WHEN"), ref("condition"), kw("THEN"), ref("expr"))
+            primaries.append(
+                seq(
+                    kw("CASE"),
+                    opt(ref("expr")),
+                    Repeat(when, 1),
+                    opt(seq(kw("ELSE"), ref("expr"))),
+                    kw("END"),
+                )
+            )
+        if self.has("extract") and self.tables.extract_units:
+            units = alt(*(kw(u) for u in self.tables.extract_units))
+            primaries.append(seq(kw("EXTRACT"), self.parens(units, kw("FROM"), ref("expr"))))
+        if self.has("interval") and self.tables.interval_units:
+            units = alt(*(kw(u) for u in self.tables.interval_units))
+            amount = [Ref("STRING")]
+            if self.has("interval_number"):
+                amount.append(Ref("INTEGER"))
+            primaries.append(seq(kw("INTERVAL"), alt(*amount), units))
+        if self.has("interval_bare"):
+            primaries.append(seq(kw("INTERVAL"), Ref("STRING")))
+        self.rule("primary", alt(*primaries))
+        literals: list[Expr] = [Ref("INTEGER"), Ref("DECIMAL"), Ref("STRING"), kw("NULL")]
+        if self.has("booleans"):
+            literals += [kw("TRUE"), kw("FALSE")]
+        if self.has("date_literal"):
+            literals.append(seq(kw("DATE"), Ref("STRING")))
+        if self.has("timestamp_literal"):
+            literals.append(seq(kw("TIMESTAMP"), Ref("STRING")))
+        self.rule("literal", alt(*literals))
+        self.calls()
+        self.window()

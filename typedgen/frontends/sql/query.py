@@ -1,0 +1,175 @@
+"""Query clauses: WITH, set operations, SELECT, FROM and joins, GROUP BY, ORDER BY, limits."""
+
+from __future__ import annotations
+
+from typedgen.frontends.sql.rules import RuleBuilder, alt, empty, opt, seq, star
+from typedgen.ir.nodes import Expr, Ref
+
+__all__ = ["QueryRules"]
+
+
+class QueryRules(RuleBuilder):
+    """The rules of a query, from ``WITH`` to the limit."""
+
+    def query(self) -> Ref:
+        """The query rules; returns the statement-level query (WITH may be top-level only)."""
+        with_clause: Expr = empty()
+        if not self.options.schema or self.options.ctes_in_schema:
+            recursive = opt(self.keyword("RECURSIVE")) if self.has("recursive") else empty()
+            columns = (
+                opt(self.parens(self.separated(self.ref("ident"))))
+                if self.has("cte_columns")
+                else empty()
+            )
+            cte = self.rule(
+                "cte",
+                seq(self.ref("ident"), columns, self.keyword("AS"), self.parens(self.ref("query"))),
+            )
+            with_clause = opt(seq(self.keyword("WITH"), recursive, self.separated(cte)))
+        set_ops = []
+        for feature, words in (
+            ("union", ("UNION",)),
+            ("union_all", ("UNION", "ALL")),
+            ("union_distinct", ("UNION", "DISTINCT")),
+            ("intersect", ("INTERSECT",)),
+            ("intersect_distinct", ("INTERSECT", "DISTINCT")),
+            ("except", ("EXCEPT",)),
+            ("except_distinct", ("EXCEPT", "DISTINCT")),
+        ):
+            if self.has(feature):
+                set_ops.append(self.keyword(*words))
+        operands: list[Expr] = [self.ref("select_core")]
+        if self.has("paren_set_operand"):
+            operands.append(self.parens(self.ref("query")))
+        operand = self.rule("set_operand", alt(*operands))
+        body: Expr = operand
+        if set_ops:
+            body = seq(operand, star(seq(alt(*set_ops), operand)))
+        tail = self.limit_tail()
+        self.select_core()
+        nested_with = self.has("nested_with")
+        nested_order = self.has("subquery_order")
+        if nested_with and nested_order:
+            self.rule("query", seq(with_clause, body, tail))
+            return self.ref("query")
+        # Where sqlglot rewrites a nested WITH (hoisted) or an ORDER BY in a subquery (T-SQL
+        # allows neither), those stay at the top level.
+        unordered = self.limit_forms(ordered=False)
+        nested_tail = tail if nested_order else opt(alt(*unordered)) if unordered else empty()
+        self.rule("query", seq(with_clause if nested_with else empty(), body, nested_tail))
+        return self.rule("top_query", seq(with_clause, body, tail))
+
+    def limit_tail(self) -> Expr:
+        """ORDER BY and the dialect's limit forms (some only after an ORDER BY)."""
+        unordered = self.limit_forms(ordered=False)
+        ordered = self.limit_forms(ordered=True)
+        order_by = self.ref("order_by")
+        tails: list[Expr] = [seq(order_by, opt(alt(*ordered)) if ordered else empty())]
+        tails.append(alt(*unordered) if unordered else empty())
+        return alt(*tails, empty())
+
+    def limit_forms(self, *, ordered: bool) -> list[Expr]:
+        number = Ref("INTEGER")
+        forms: list[Expr] = []
+        rows = alt(self.keyword("ROW"), self.keyword("ROWS"))
+        prefer_fetch = self.tables.top or self.tables.limit_fetch == "FETCH"
+        if not prefer_fetch and self.has("limit"):
+            offset = opt(seq(self.keyword("OFFSET"), number)) if self.has("offset") else empty()
+            forms.append(seq(self.keyword("LIMIT"), number, offset))
+        if not (prefer_fetch or self.tables.limit_fetch == "ALL"):
+            return forms
+        suffix = "_ordered" if ordered else ""
+        fetch = seq(
+            self.keyword("FETCH"),
+            alt(self.keyword("FIRST"), self.keyword("NEXT")),
+            number,
+            rows,
+            self.keyword("ONLY"),
+        )
+        if self.has("fetch" + suffix) or (ordered and self.has("fetch")):
+            forms.append(seq(self.keyword("OFFSET"), number, rows, opt(fetch)))
+        if self.has("fetch_only" + suffix) or (ordered and self.has("fetch_only")):
+            forms.append(fetch)
+        return forms
+
+    def select_core(self) -> None:
+        kw, ref = self.keyword, self.ref
+        top: Expr = empty()
+        if self.tables.top and self.has("top"):
+            top = opt(seq(kw("TOP"), alt(Ref("INTEGER"), self.parens(Ref("INTEGER")))))
+        value_item = self.rule("value_item", seq(ref("expr"), opt(ref("alias"))))
+        item = self.rule(
+            "select_item",
+            alt(self.punct("*"), seq(ref("ident"), self.punct("."), self.punct("*")), value_item),
+        )
+        self.rule("alias", alt(seq(kw("AS"), ref("ident")), ref("column_alias")))
+        # ``*`` needs a FROM: ``SELECT * EXCEPT ...`` is a column exclusion in some dialects.
+        items_from = seq(self.separated(item), kw("FROM"), self.separated(ref("table_item")))
+        clauses: list[Expr] = [
+            alt(items_from, self.separated(value_item)),
+            opt(seq(kw("WHERE"), ref("condition"))),
+            opt(seq(kw("GROUP"), kw("BY"), self.separated(ref("grouping")))),
+            opt(seq(kw("HAVING"), ref("condition"))),
+        ]
+        if self.has("qualify"):
+            clauses.append(opt(seq(kw("QUALIFY"), ref("condition"))))
+        self.rule("select_core", seq(kw("SELECT"), opt(kw("DISTINCT")), top, *clauses))
+        self.from_clause()
+        order_item = self.rule(
+            "order_item",
+            seq(
+                ref("group_item"),
+                opt(alt(kw("ASC"), kw("DESC"))),
+                opt(seq(kw("NULLS"), alt(kw("FIRST"), kw("LAST"))))
+                if self.has("nulls_first") or self.has("nulls_last")
+                else empty(),
+            ),
+        )
+        self.rule("order_by", seq(kw("ORDER"), kw("BY"), self.separated(order_item)))
+        # Output-column aliases may be named in GROUP BY and ORDER BY; in schema-aware mode
+        # they are not schema columns, so name them here.
+        group_item = [ref("expr")]
+        if self.options.schema:
+            group_item.append(ref("ident"))
+        self.rule("group_item", alt(*group_item))
+        grouping: list[Expr] = []
+        exprs = self.parens(self.separated(ref("expr")))
+        for feature, word in (("rollup", "ROLLUP"), ("cube", "CUBE")):
+            if self.has(feature):
+                grouping.append(seq(kw(word), exprs))
+        if self.has("grouping_sets"):
+            group_set = self.parens(opt(self.separated(ref("expr"))))
+            grouping.append(seq(kw("GROUPING", "SETS"), self.parens(self.separated(group_set))))
+        self.rule("grouping", alt(ref("group_item"), *grouping))
+
+    def from_clause(self) -> None:
+        kw, ref = self.keyword, self.ref
+        table_alias: Expr = alt(seq(kw("AS"), ref("ident")), ref("table_alias"))
+        if self.has("table_alias_columns"):
+            table_alias = seq(table_alias, opt(self.parens(self.separated(ref("ident")))))
+        derived_alias = seq(opt(kw("AS")), ref("ident"))
+        if self.has("table_alias_columns"):
+            derived_alias = seq(derived_alias, opt(self.parens(self.separated(ref("ident")))))
+        if self.has("derived_no_alias"):
+            derived_alias = opt(derived_alias)
+        derived = seq(self.parens(ref("query")), derived_alias)
+        primary = self.rule("table_primary", alt(seq(ref("table_name"), opt(table_alias)), derived))
+        condition = alt(seq(kw("ON"), ref("condition")))
+        if self.has("using"):
+            condition = alt(condition, seq(kw("USING"), self.parens(self.separated(ref("ident")))))
+        outer = opt(kw("OUTER"))
+        sides = [seq(kw("LEFT"), outer)]
+        if self.has("right_join"):
+            sides.append(seq(kw("RIGHT"), outer))
+        if self.has("full_join"):
+            sides.append(seq(kw("FULL"), outer))
+        joins: list[Expr] = [
+            seq(opt(kw("INNER")), kw("JOIN"), primary, opt(condition)),
+            seq(alt(*sides), kw("JOIN"), primary, condition),
+        ]
+        if self.has("cross_join"):
+            joins.append(seq(kw("CROSS"), kw("JOIN"), primary))
+        if self.has("natural_join"):
+            joins.append(seq(kw("NATURAL"), opt(alt(*sides)), kw("JOIN"), primary))
+        join = self.rule("join", alt(*joins))
+        self.rule("table_item", seq(primary, star(join)))

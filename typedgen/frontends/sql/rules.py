@@ -1,0 +1,185 @@
+"""The SQL grammar builder's shared state and the small combinators every clause family uses.
+
+The builder is split by clause family (:mod:`.query`, :mod:`.expressions`, :mod:`.calls`,
+:mod:`.statements`, :mod:`.terminals`); each family is a mixin over :class:`RuleBuilder`, which
+holds the dialect's tables, the caller's options, the lexicon and the rules made so far.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from typedgen.frontends.sql.lexicon import Lexicon
+from typedgen.frontends.sql.tables import DialectTables, Function
+from typedgen.ir.grammar import Rule
+from typedgen.ir.nodes import Alt, Expr, Ref, Repeat, Seq
+from typedgen.ir.origin import Origin
+
+__all__ = [
+    "PUNCT",
+    "GrammarOptions",
+    "RuleBuilder",
+    "SchemaNames",
+    "alt",
+    "empty",
+    "opt",
+    "seq",
+    "star",
+]
+
+PUNCT = {
+    "(": "LPAR",
+    ";": "SEMICOLON",
+    ")": "RPAR",
+    ",": "COMMA",
+    ".": "DOT",
+    "*": "STAR",
+    "+": "PLUS",
+    "-": "MINUS",
+    "/": "SLASH",
+    "%": "PERCENT",
+    "=": "EQ",
+    "<>": "NEQ",
+    "!=": "BANGEQ",
+    "<": "LT",
+    ">": "GT",
+    "<=": "LTE",
+    ">=": "GTE",
+    "<=>": "NULLSAFE_EQ",
+    "||": "DPIPE",
+    "::": "DCOLON",
+    "&": "AMP",
+    "|": "PIPE",
+    "^": "CARET",
+    "~": "TILDE",
+    "<<": "LSHIFT",
+    ">>": "RSHIFT",
+    "->": "ARROW",
+    "->>": "DARROW",
+    "[": "LBRACKET",
+    "]": "RBRACKET",
+    "{": "LBRACE",
+    "}": "RBRACE",
+    ":": "COLON",
+    "=>": "FARROW",
+    "?": "QMARK",
+    "#>": "HASH_ARROW",
+    "#>>": "HASH_DARROW",
+    "@>": "AT_GT",
+    "<@": "LT_AT",
+    "?|": "QMARK_PIPE",
+    "?&": "QMARK_AMP",
+    "&&": "DAMP",
+    "!": "BANG",
+    "@": "AT",
+    "$": "DOLLAR",
+}
+"""Punctuation and operator symbols the grammar may use, with their terminal names."""
+
+
+@dataclass(frozen=True)
+class SchemaNames:
+    """Table and column names a schema-aware grammar is limited to."""
+
+    tables: tuple[str, ...]
+    columns: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GrammarOptions:
+    """What the caller asked for, beyond the dialect."""
+
+    statements: tuple[str, ...] = ("select",)
+    schema: SchemaNames | None = None
+    ctes_in_schema: bool = False
+    functions: frozenset[str] | None = None
+    """Upper-case function names to offer; ``None`` offers every function the dialect knows."""
+    cast_operator: bool | None = None
+    """``x::type``; ``None`` follows the dialect's probe."""
+    exclude_types: frozenset[str] = frozenset()
+    terminator: bool = True
+    """Allow one closing ``;`` (off when a host grammar embeds the statement and ends it)."""
+    quoted_values: bool = False
+    """Schema-aware: accept a quoted identifier where a value may go (SQLite's "string")."""
+    comments: bool = False
+    """Accept ``--`` and ``/* */`` comments (bounded) as ignored text where the dialect has
+    them; off for generation by default (a model could spend its budget in comments)."""
+    whitespace: str = "generation"
+    """``"generation"``: whitespace between two lexemes and around the statement is bounded
+    tightly and a ``\\r`` must be followed by ``\\n``; ``"check"``: the wider language for
+    checking text from elsewhere (longer runs, lone ``\\r``)."""
+
+
+def seq(*items: Expr) -> Expr:
+    return Seq(tuple(items))
+
+
+def alt(*items: Expr) -> Expr:
+    return Alt(tuple(items))
+
+
+def opt(item: Expr) -> Expr:
+    return Repeat(item, 0, 1)
+
+
+def star(item: Expr) -> Expr:
+    return Repeat(item)
+
+
+def empty() -> Expr:
+    return Seq(())
+
+
+class RuleBuilder:
+    """State shared by the clause families, and the helpers they build rules with."""
+
+    def __init__(self, tables: DialectTables, options: GrammarOptions, source: str) -> None:
+        self.tables = tables
+        self.options = options
+        self.features = tables.features
+        self.source = source
+        self.origin = Origin(source)
+        self.lex = Lexicon(tables, self.origin)
+        self.rules: dict[str, Rule] = {}
+        self.punct_used: set[str] = set()
+        self.quoted: dict[str, str] = {}
+        self.count_star = False
+        self.filter_clause: Expr = empty()
+        self.distinct: Expr = empty()
+
+    def keyword(self, *words: str) -> Expr:
+        """The terminals of fixed-syntax words, in sequence."""
+        refs = [self.lex.keyword(w) for w in words]
+        return refs[0] if len(refs) == 1 else Seq(tuple(refs))
+
+    def punct(self, symbol: str) -> Ref:
+        """The terminal of a punctuation or operator symbol (see :data:`PUNCT`)."""
+        self.punct_used.add(symbol)
+        return Ref(PUNCT[symbol])
+
+    def ref(self, name: str) -> Ref:
+        return Ref(name)
+
+    def has(self, feature: str) -> bool:
+        return feature in self.features
+
+    def rule(self, name: str, body: Expr) -> Ref:
+        self.rules[name] = Rule(name, body, origin=self.origin.at(name))
+        return Ref(name)
+
+    def separated(self, item: Expr, symbol: str = ",") -> Expr:
+        """``item (symbol item)*``."""
+        return seq(item, star(seq(self.punct(symbol), item)))
+
+    def parens(self, *items: Expr) -> Expr:
+        return seq(self.punct("("), *items, self.punct(")"))
+
+    # Hooks one clause family provides to another (the builder mixes all families in).
+    def callable_functions(self) -> tuple[Function, ...]:
+        raise NotImplementedError  # pragma: no cover - CallRules
+
+    def calls(self) -> None:
+        raise NotImplementedError  # pragma: no cover - CallRules
+
+    def window(self) -> None:
+        raise NotImplementedError  # pragma: no cover - CallRules
