@@ -16,6 +16,7 @@ terminals whose words play that role.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -55,6 +56,9 @@ class Role:
     function: Arity | None = None
     aggregate: bool = False
     type_params: tuple[int, ...] = ()
+    known_function: bool = False
+    """A name sqlglot parses as its own function when called, callable here with no arity
+    (so never an anonymous call)."""
     ident: bool = False
     """Column, qualifier, or a name after ``AS``."""
     table_alias: bool = False
@@ -74,6 +78,8 @@ class Role:
             parts.append("AGG")
         if self.type_params:
             parts.append("T" + "".join(map(str, self.type_params)))
+        if self.known_function:
+            parts.append("KF")
         for flag, name in (
             (self.ident, "ID"),
             (self.table_alias, "TA"),
@@ -92,6 +98,7 @@ class _Word:
     function: Arity | None = None
     aggregate: bool = False
     type_params: tuple[int, ...] = ()
+    known_function: bool = False
     table: bool = False
     column: bool = False
 
@@ -106,6 +113,11 @@ class Lexicon:
         # Every single-word keyword of the dialect plays the identifier roles its token allows.
         for word in (*tables.keywords, *tables.reserved):
             self._word(word)
+        # A name sqlglot knows as a function gets a terminal of its own, so that the
+        # anonymous call (any IDENT followed by "(") cannot take it with arguments sqlglot
+        # refuses (SQLite: DATEDIFF(x) is no anonymous call but sqlglot's DateDiff).
+        for word in tables.known_functions:
+            self._word(word).known_function = True
 
     # -- registration ----------------------------------------------------------------------
     def _word(self, word: str) -> _Word:
@@ -149,6 +161,7 @@ class Lexicon:
             function=entry.function,
             aggregate=entry.aggregate,
             type_params=entry.type_params,
+            known_function=entry.known_function and entry.function is None,
             ident=free and ident,
             table_alias=free and table_alias,
             column_alias=free and column_alias,
@@ -183,16 +196,24 @@ class Lexicon:
                 terminal_of_role[role].append(name)
             else:
                 groups[role].append(word)
-        reserved: list[Rule] = []
+        reserved_words: list[str] = []
         for role in sorted(groups, key=lambda r: r.tag()):
             words = groups[role]
+            if dataclasses.replace(role, known_function=False) == Role():
+                # Plays no role (being a known function name only keeps a word apart).
+                reserved_words.extend(words)
+                continue
             name = "W_" + role.tag()
             body = Alt(tuple(ci_word(w) for w in words), origin=self.origin.at(name))
-            if role == Role():
-                reserved.append(self._terminal("RESERVED_WORD", body, "RESERVED_WORD"))
-                continue
             rules.append(self._terminal(name, body, name))
             terminal_of_role[role].append(name)
+        reserved: list[Rule] = []
+        if reserved_words:
+            body = Alt(
+                tuple(ci_word(w) for w in sorted(reserved_words)),
+                origin=self.origin.at("RESERVED_WORD"),
+            )
+            reserved.append(self._terminal("RESERVED_WORD", body, "RESERVED_WORD"))
         ident = Seq((WORD_HEAD, Repeat(WORD_TAIL)), origin=self.origin.at("IDENT"))
         rules.append(self._terminal("IDENT", ident, "IDENT", priority=0))
         classes: dict[str, list[str]] = {

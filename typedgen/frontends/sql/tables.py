@@ -4,11 +4,13 @@ sqlglot has no grammar export; its dialects are tables (``Tokenizer.QUOTES``, ``
 ``Parser.FUNCTIONS``, ``ID_VAR_TOKENS``, ``Generator.LIMIT_FETCH``...) plus code. This module reads
 the tables into plain data, :class:`DialectTables`, that the grammar builder turns into IR.
 
-Function arities are what sqlglot itself accepts: each registered function is probed with 0..4
-arguments of three kinds (a column, a number, a string), and an arity is kept only when sqlglot
-parses every probe, its generator writes it back in the same dialect without an "unsupported"
-warning, and the written text parses to the same tree. Nothing here is hand-written per dialect;
-:mod:`typedgen.frontends.sql.dialects` holds the small overrides.
+Function arities are what sqlglot itself accepts: each registered function is probed with 0..5
+(and 8) arguments of three kinds (a column, a number, a string), and an arity is kept only when
+sqlglot parses every probe, its generator writes it back in the same dialect without an
+"unsupported" warning, and the written text parses to the same tree (under any name: SQLite's
+``SUBSTR`` comes back as ``SUBSTRING``). A name sqlglot knows is never an anonymous call.
+Nothing here is hand-written per dialect; :mod:`typedgen.frontends.sql.dialects` holds the
+small overrides.
 """
 
 from __future__ import annotations
@@ -102,7 +104,9 @@ FEATURE_PROBES: dict[str, str] = {
 }
 """Each syntax feature the grammar offers, with the SQL that must round-trip for it to be on."""
 
-_PROBE_MAX_ARGS = 4
+_PROBE_MAX_ARGS = 5
+_PROBE_MANY_ARGS = 8
+"""A function that takes 4 and 5 arguments is variadic when it also takes this many."""
 _PROBE_VALUES = ("x", "1", "'a'")
 _DATE_PARTS = (
     "YEAR",
@@ -132,6 +136,10 @@ class Arity:
 
     def allows(self, n: int) -> bool:
         return n in self.counts or (self.rest is not None and n >= self.rest)
+
+    def least(self) -> int:
+        """The fewest arguments the function takes."""
+        return min([*self.counts, *([self.rest] if self.rest is not None else [])])
 
     def __str__(self) -> str:
         parts = [str(c) for c in self.counts]
@@ -183,6 +191,10 @@ class DialectTables:
     """Data type names usable in ``CAST(x AS type)``: word -> parameter counts it round-trips
     with (0: ``INT``, 1: ``VARCHAR(10)``, 2: ``DECIMAL(10, 2)``)."""
     functions: tuple[Function, ...]
+    known_functions: frozenset[str]
+    """Every name sqlglot's parser treats as a function of its own (``Parser.FUNCTIONS`` and
+    ``FUNCTION_PARSERS``), callable or not: such a name is never an anonymous call, since
+    sqlglot builds its own node (and checks the arguments) for it."""
     limit_fetch: str
     """The generator's limit form: ``"LIMIT"``, ``"FETCH"`` (FETCH FIRST n ROWS ONLY), ``"ALL"``."""
     top: bool
@@ -298,23 +310,35 @@ def _word_roles(word: str, dialect: Any) -> tuple[bool, bool, bool]:
 
 
 def _probe_arity(name: str, dialect: Any) -> Arity | None:
-    counts = [
-        k
-        for k in range(_PROBE_MAX_ARGS + 1)
-        # Columns first: most failures show there, and the other probes are skipped.
-        if all(
-            _round_trips(f"SELECT {name}({', '.join([value] * k)})", dialect)
+    def takes(k: int) -> bool:
+        # Columns first: most failures show there, and the other probes are skipped. Any
+        # spelling sqlglot reads back to the same tree counts (SQLite's SUBSTR is written
+        # SUBSTRING): the name is known, so only its arities are in question.
+        return all(
+            _round_trips(f"SELECT {name}({', '.join([value] * k)})", dialect, exact=False)
             for value in _PROBE_VALUES
         )
-    ]
+
+    counts = [k for k in range(_PROBE_MAX_ARGS + 1) if takes(k)]
     if not counts:
         return None
     rest = None
-    if _PROBE_MAX_ARGS in counts and _PROBE_MAX_ARGS - 1 in counts:
-        # Accepts 3 and 4 arguments: a variadic function (COALESCE, CONCAT, GREATEST...).
-        rest = _PROBE_MAX_ARGS
+    last = _PROBE_MAX_ARGS
+    if last in counts and last - 1 in counts and takes(_PROBE_MANY_ARGS):
+        # Takes 4, 5 and 8 arguments: a variadic function (COALESCE, CONCAT, GREATEST...).
+        rest = last - 1
         counts = [c for c in counts if c < rest]
     return Arity(tuple(counts), rest)
+
+
+def _node_class(sql: str, dialect: Any) -> type | None:
+    """The class of the one selected expression of ``sql`` (a probe that parses)."""
+    import sqlglot
+    from sqlglot import exp
+
+    tree = sqlglot.parse_one(sql, read=dialect)
+    values = tree.expressions if isinstance(tree, exp.Select) else []
+    return type(values[0]) if len(values) == 1 else None
 
 
 def _token_names(tokens: Any) -> frozenset[str]:
@@ -393,7 +417,9 @@ def _read_tables(name: str) -> DialectTables:
     functions = []
     with _quiet_sqlglot():
         word_roles = {w: _word_roles(w, dialect) for w, t in keywords.items() if t != "VAR"}
-        for fname, builder in sorted(par.FUNCTIONS.items()):
+        # Names with a parser of their own (STRING_AGG, POSITION...) are functions too.
+        parsed_only = {name: None for name in par.FUNCTION_PARSERS if name not in par.FUNCTIONS}
+        for fname, builder in sorted({**par.FUNCTIONS, **parsed_only}.items()):
             if not fname or not set(fname) <= _WORD_CHARS or fname[0].isdigit():
                 continue
             if _SPELLED_OUT.search(fname):
@@ -405,6 +431,8 @@ def _read_tables(name: str) -> DialectTables:
             if arity is None:
                 continue
             cls = getattr(builder, "__self__", None) or exp.FUNCTION_BY_NAME.get(fname)
+            if cls is None:
+                cls = _node_class(f"SELECT {fname}({', '.join(['x'] * arity.least())})", dialect)
             aggregate = isinstance(cls, type) and issubclass(cls, exp.AggFunc)
             functions.append(Function(fname, arity, aggregate))
         types = {}
@@ -455,6 +483,11 @@ def _read_tables(name: str) -> DialectTables:
         func_tokens=func_tokens,
         types=types,
         functions=tuple(functions),
+        known_functions=frozenset(
+            fname.upper()
+            for fname in (*par.FUNCTIONS, *par.FUNCTION_PARSERS)
+            if fname and set(fname.upper()) <= _WORD_CHARS and not fname[0].isdigit()
+        ),
         limit_fetch=str(gen.LIMIT_FETCH),
         top=bool(getattr(gen, "LIMIT_IS_TOP", False)),
         normalization=dialect.NORMALIZATION_STRATEGY.name,
