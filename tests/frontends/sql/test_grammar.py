@@ -237,9 +237,15 @@ def test_terminator_whitespace_and_integers() -> None:
     assert not sql_accepts(sql, "SELECT a FROM t;;")
     assert not sql_accepts(sql, "SELECT a FROM t; SELECT 1")
     assert sql_accepts(sql, "SELECT a\n  FROM t\n  WHERE b = 1")
-    assert sql_accepts(sql, "SELECT a\n\n\n" + " " * 40 + "FROM t")
-    assert not sql_accepts(sql, "SELECT a" + " " * 101 + "FROM t")  # whitespace runs are bounded
-    assert not sql_accepts(sql, "SELECT a\n\n\n\nFROM t")
+    # Whitespace runs are bounded: 32 characters and 2 line breaks in generation mode,
+    # 100 and 3 for checking (tests/frontends/sql/test_terminals.py).
+    assert sql_accepts(sql, "SELECT a\n\n" + " " * 30 + "FROM t")
+    assert not sql_accepts(sql, "SELECT a" + " " * 33 + "FROM t")
+    assert not sql_accepts(sql, "SELECT a\n\n\nFROM t")
+    check = typedgen.Sql("sqlite", whitespace="check")
+    assert sql_accepts(check, "SELECT a\n\n\n" + " " * 40 + "FROM t")
+    assert not sql_accepts(check, "SELECT a" + " " * 101 + "FROM t")
+    assert not sql_accepts(check, "SELECT a\n\n\n\nFROM t")
     assert sql_accepts(sql, "SELECT 1.5, 2e3, 123456789012345678901 FROM t LIMIT 10 OFFSET 5")
     assert not sql_accepts(sql, "SELECT a FROM t LIMIT 1.5")
     assert not sql_accepts(sql, "SELECT a FROM t LIMIT 1234567890123456789")

@@ -26,61 +26,108 @@ FAVOURED = {"A", "B", "T", "X", "T1", "T2", "1", "2", "0", "NAME", "AGE", "YEAR"
 MAIN = ("sqlite", "postgres", "mysql", "bigquery", "snowflake", "duckdb", "tsql", "oracle")
 
 
+CLOSERS = {b"'", b'"', b"`", b"]", b")", b";", b"*/", b"\n"}
+"""Single tokens that close what a walk has open (strings, quotes, brackets, comments)."""
+
+
 def _favoured_tokens(comp: CompiledGrammar, grammar: typedgen.ir.Grammar) -> set[int]:
     vocab = comp.vocabulary
     words = {name[3:] for name in grammar.rules if name.startswith("KW_")} | FAVOURED
-    closers = {b"'", b'"', b"`", b"]", b")", b";"}  # so that walks leave strings and quotes
     return {
         i
         for i in range(len(vocab))
         if vocab.token_bytes(i).strip().upper().decode("utf-8", "replace") in words
-        or vocab.token_bytes(i) in closers
+        or vocab.token_bytes(i) in CLOSERS  # so that walks leave strings and quotes
     }
 
 
-def _walk(comp: CompiledGrammar, rng: random.Random, favoured: set[int]) -> bytes | None:
+def _closer_tokens(comp: CompiledGrammar) -> set[int]:
+    vocab = comp.vocabulary
+    return {i for i in range(len(vocab)) if vocab.token_bytes(i) in CLOSERS}
+
+
+def _completion_token(comp: CompiledGrammar, m: Any, allowed: list[int]) -> int | None:
+    """The allowed token that spells the longest start of the grammar's shortest completion."""
+    tail = m.shortest_completion(limit=4096)
+    if not tail:
+        return None
+    vocab = comp.vocabulary
+    best, length = None, 0
+    for t in allowed:
+        piece = vocab.token_bytes(t)
+        if len(piece) > length and tail.startswith(piece):
+            best, length = t, len(piece)
+    return best
+
+
+def _walk(
+    comp: CompiledGrammar, rng: random.Random, favoured: set[int], closers: set[int]
+) -> bytes | None:
+    """One walk: random (biased to SQL words) up to a random minimum length, then towards
+    completion (issue 17 item 9): the shortest completion's next token where the engine finds
+    one, else closing punctuation, and stop as soon as the text is complete."""
     m = comp.matcher()
     vocab = comp.vocabulary
     out = b""
+    minimum = rng.randint(4, 40)
     for step in range(150):
         allowed = m.allowed_token_ids().tolist()
         assert allowed, f"empty mask after {out!r}"
         texts = [t for t in allowed if t not in vocab.eos_ids]
-        if m.is_complete() and (not texts or (step > 4 and rng.random() < 0.3)):
+        closing = step >= minimum
+        if m.is_complete() and (not texts or closing or (step > 4 and rng.random() < 0.3)):
             return out
-        r = rng.random()
-        pool: list[int] = []
-        if r < 0.55:
-            pool = [t for t in texts if t in favoured]
-        elif r < 0.85:
-            pool = [t for t in texts if len(vocab.token_bytes(t)) == 1]
-        token = rng.choice(pool or texts)
+        token = None
+        if closing:
+            token = _completion_token(comp, m, texts)
+            if token is None:
+                pool = [t for t in texts if t in closers]
+                token = rng.choice(pool) if pool else None
+        if token is None:
+            r = rng.random()
+            pool = []
+            if r < 0.55:
+                pool = [t for t in texts if t in favoured]
+            elif r < 0.85:
+                pool = [t for t in texts if len(vocab.token_bytes(t)) == 1]
+            token = rng.choice(pool or texts)
         assert m.accept_token(token)
         out += vocab.token_bytes(token)
     return None
 
 
-def _check(dialect: str, smollm2_vocab: Any, walks: int, schema: Any = None) -> None:
-    sql = typedgen.Sql(dialect, schema=schema)
+def _check(
+    dialect: str, smollm2_vocab: Any, walks: int, schema: Any = None, **options: Any
+) -> None:
+    sql = typedgen.Sql(dialect, schema=schema, **options)
     grammar = typedgen.grammar_of(sql)
     comp = typedgen.compile(grammar, smollm2_vocab)
     favoured = _favoured_tokens(comp, grammar)
+    closers = _closer_tokens(comp)
     rng = random.Random(dialect)
     ended = 0
     for _ in range(walks):
-        out = _walk(comp, rng, favoured)
+        out = _walk(comp, rng, favoured, closers)
         if out is None:
             continue
         ended += 1
         text = out.decode("utf-8")
         ok, detail = round_trips(text, sql.dialect)
         assert ok, f"{dialect}: {text!r} -> {detail}"
-    assert ended >= walks // 5, f"{dialect}: only {ended} of {walks} walks ended"
+    print(f"{dialect}: {ended} of {walks} walks ended")
+    # Biased towards completion after a minimum length, nearly every walk ends (issue 17,
+    # item 9: at least 50 finished walks per main dialect).
+    assert ended >= walks * 5 // 6, f"{dialect}: only {ended} of {walks} walks ended"
 
 
 @pytest.mark.parametrize("dialect", MAIN)
 def test_main_dialects(dialect: str, smollm2_vocab: Any) -> None:
-    _check(dialect, smollm2_vocab, 40)
+    _check(dialect, smollm2_vocab, 60)
+
+
+@pytest.mark.parametrize("dialect", ["postgres", "mysql", "snowflake"])
+def test_comments_and_checking_whitespace(dialect: str, smollm2_vocab: Any) -> None:
+    _check(dialect, smollm2_vocab, 30, comments=True, whitespace="check")
 
 
 @pytest.mark.parametrize("dialect", MAIN[:4])

@@ -16,11 +16,13 @@ class QueryRules(RuleBuilder):
         with_clause: Expr = empty()
         if not self.options.schema or self.options.ctes_in_schema:
             recursive = opt(self.keyword("RECURSIVE")) if self.has("recursive") else empty()
-            columns = (
-                opt(self.parens(self.separated(self.ref("ident"))))
-                if self.has("cte_columns")
-                else empty()
-            )
+            columns: Expr = empty()
+            if self.has("cte_columns"):
+                columns = self.parens(self.separated(self.ref("ident")))
+                # Where sqlglot names a CTE's unnamed columns when it writes the query back
+                # (T-SQL: SELECT a AS a), a CTE names its columns.
+                if self.has("cte_unaliased"):
+                    columns = opt(columns)
             cte = self.rule(
                 "cte",
                 seq(self.ref("ident"), columns, self.keyword("AS"), self.parens(self.ref("query"))),

@@ -6,14 +6,16 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
-from typedgen.errors import UnsupportedFeatureError
+from typedgen.errors import OptionError, UnsupportedFeatureError
 from typedgen.frontends.sql.build import STATEMENTS, GrammarOptions, build_sql_grammar
 from typedgen.frontends.sql.dialects import SqlDialect, dialect_class
 from typedgen.frontends.sql.schema import SqlSchema, schema_from
 from typedgen.ir.grammar import Grammar
 from typedgen.ir.origin import Origin
 
-__all__ = ["Sql", "sql_grammar"]
+__all__ = ["WHITESPACE_MODES", "Sql", "sql_grammar"]
+
+WHITESPACE_MODES = ("generation", "check")
 
 
 class Sql:
@@ -28,6 +30,13 @@ class Sql:
     schema-aware query name its own ``WITH`` tables (any identifier then passes as a table
     name; the check after decoding still resolves columns). ``terminator=False`` drops the
     optional closing ``;`` (for a host grammar that embeds the statement and ends it itself).
+    ``comments=True`` accepts the dialect's comments (``--``, ``/* */``, ``#``...) as ignored
+    text, at most 256 characters of comments and whitespace between two words; off by
+    default, so a model cannot spend its budget in comments. ``whitespace="generation"``
+    (default) allows at most 32 whitespace characters with two line breaks between two words
+    and around the statement, and no ``\r`` but in ``\r\n``; ``whitespace="check"`` is the
+    wider language for checking SQL from elsewhere (100 characters, three line breaks, any
+    ``\r``; 512 characters with comments).
 
     The grammar makes the output parse; it is not an authorisation layer: run generated SQL
     with a database role that may only do what the application allows.
@@ -43,6 +52,8 @@ class Sql:
         ctes: bool = False,
         check_columns: bool = True,
         terminator: bool = True,
+        comments: bool = False,
+        whitespace: str = "generation",
     ) -> None:
         self.dialect_class = dialect_class(dialect)
         self.dialect = self.dialect_class.sqlglot
@@ -57,6 +68,15 @@ class Sql:
                 hint=f"choose among {', '.join(STATEMENTS)}",
             )
         self.statements = tuple(dict.fromkeys(statements))
+        if whitespace not in WHITESPACE_MODES:
+            raise OptionError(
+                f"whitespace={whitespace!r} is not one of {', '.join(map(repr, WHITESPACE_MODES))}",
+                code="option-value",
+                origin=Origin(self.dialect_class.name),
+                hint=f"choose among {', '.join(map(repr, WHITESPACE_MODES))}",
+            )
+        self.comments = bool(comments)
+        self.whitespace = whitespace
         self.schema: SqlSchema | None = (
             None if schema is None else schema_from(schema, self.dialect)
         )
@@ -77,6 +97,8 @@ class Sql:
             self.functions,
             self.ctes,
             self.terminator,
+            self.comments,
+            self.whitespace,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -115,5 +137,7 @@ def _grammar(key: tuple[Any, ...], sql: Sql) -> Grammar:
         functions=frozenset(sql.functions) if sql.functions is not None else None,
         exclude_types=cls.exclude_types,
         quoted_values=cls.double_quoted_strings,
+        comments=sql.comments,
+        whitespace=sql.whitespace,
     )
     return build_sql_grammar(cls.tables(), options, source=cls.name)

@@ -61,6 +61,7 @@ FEATURE_PROBES: dict[str, str] = {
     "except_distinct": "SELECT a FROM t EXCEPT DISTINCT SELECT a FROM u",
     "recursive": "WITH RECURSIVE r AS (SELECT 1 AS n) SELECT n FROM r",
     "cte_columns": "WITH r(n) AS (SELECT 1) SELECT n FROM r",
+    "cte_unaliased": "WITH r AS (SELECT a FROM t) SELECT a FROM r",
     "window_frame": "SELECT SUM(a) OVER (PARTITION BY b ORDER BY c ROWS BETWEEN UNBOUNDED"
     " PRECEDING AND CURRENT ROW) FROM t",
     "filter": "SELECT COUNT(*) FILTER (WHERE a > 1) FROM t",
@@ -292,7 +293,34 @@ def _names(sql: str, dialect: Any, word: str, kind: str) -> bool:
     return any(name.upper() == word for name in found)
 
 
-def _word_roles(word: str, dialect: Any) -> tuple[bool, bool, bool]:
+_ALIAS_FOLLOWERS = (
+    "",
+    " LIMIT 1",
+    " OFFSET 1",
+    " ORDER BY a",
+    " FETCH FIRST 1 ROWS ONLY",
+    " UNION SELECT 1",
+    " WINDOW w AS ()",
+    " QUALIFY a",
+)
+"""What may follow a bare alias in the grammar, beside ``FROM``, ``JOIN``, ``,`` (probed apart):
+a word that starts one of these clauses is no bare alias where the clause exists."""
+
+
+def _alias_before(word: str, dialect: Any, template: str, ok: dict[str, bool]) -> bool:
+    """Whether ``word`` stays an alias before each follower the dialect has (a follower
+    counts where the plain alias ``x`` round-trips before it)."""
+    for follower in _ALIAS_FOLLOWERS:
+        if follower not in ok:
+            ok[follower] = _round_trips(template.format("x") + follower, dialect, exact=False)
+        if ok[follower] and not _names(template.format(word) + follower, dialect, word, "alias"):
+            return False
+    return True
+
+
+def _word_roles(
+    word: str, dialect: Any, followers: dict[str, dict[str, bool]]
+) -> tuple[bool, bool, bool]:
     w = word.lower()
     ident = (
         _names(f"SELECT {w} FROM t", dialect, word, "column")
@@ -300,11 +328,15 @@ def _word_roles(word: str, dialect: Any) -> tuple[bool, bool, bool]:
         and _names(f"SELECT a FROM {w}", dialect, word, "table")
         and _names(f"SELECT a AS {w} FROM t", dialect, word, "alias")
     )
-    table_alias = _names(f"SELECT a FROM t {w}", dialect, word, "alias") and _names(
-        f"SELECT a FROM t {w} JOIN u ON a = b", dialect, word, "alias"
+    table_alias = (
+        _names(f"SELECT a FROM t {w}", dialect, word, "alias")
+        and _names(f"SELECT a FROM t {w} JOIN u ON a = b", dialect, word, "alias")
+        and _alias_before(w, dialect, "SELECT a FROM t {}", followers.setdefault("table", {}))
     )
-    column_alias = _names(f"SELECT a {w} FROM t", dialect, word, "alias") and _names(
-        f"SELECT a {w}, b FROM t", dialect, word, "alias"
+    column_alias = (
+        _names(f"SELECT a {w} FROM t", dialect, word, "alias")
+        and _names(f"SELECT a {w}, b FROM t", dialect, word, "alias")
+        and _alias_before(w, dialect, "SELECT a {}", followers.setdefault("column", {}))
     )
     return ident, table_alias, column_alias
 
@@ -416,7 +448,10 @@ def _read_tables(name: str) -> DialectTables:
     func_tokens = _token_names(par.FUNC_TOKENS)
     functions = []
     with _quiet_sqlglot():
-        word_roles = {w: _word_roles(w, dialect) for w, t in keywords.items() if t != "VAR"}
+        followers: dict[str, dict[str, bool]] = {}
+        word_roles = {
+            w: _word_roles(w, dialect, followers) for w, t in keywords.items() if t != "VAR"
+        }
         # Names with a parser of their own (STRING_AGG, POSITION...) are functions too.
         parsed_only = {name: None for name in par.FUNCTION_PARSERS if name not in par.FUNCTIONS}
         for fname, builder in sorted({**par.FUNCTIONS, **parsed_only}.items()):

@@ -19,8 +19,33 @@ _DIGIT = CharClass(((ord("0"), ord("9")),))
 _WORDISH = CharClass(((ord("A"), ord("Z")), (ord("a"), ord("z")), (ord("_"), ord("_"))))
 _MAX_INT_DIGITS = 18
 _MAX_WS = 100
+"""Checking mode: at most this many whitespace characters between two lexemes (3 line breaks)."""
+_MAX_GEN_WS = 32
+"""Generation mode: at most this many (2 line breaks, ``\r`` only before ``\n``)."""
+_MAX_COMMENTED_GAP = {"generation": 256, "check": 512}
+"""Characters between two lexemes (or around the statement) that hold comments, when on."""
 _CONTROLS = "".join(chr(c) for c in range(32) if c != 9) + "\x7f"
 """Control characters (all but tab) are refused inside strings and quoted names."""
+
+
+def _but(char: Expr, excluded: str) -> Expr:
+    return Intersect((char, CharClass.of(excluded, negated=True)))
+
+
+def _line_comment_text(char: Expr) -> Expr:
+    """Text over ``char`` without ``*/`` (sqlglot writes a line comment back as ``/* */``)."""
+    stars = Repeat(Lit.text("*"), 1)
+    return seq(star(alt(_but(char, "*"), seq(stars, _but(char, "*/")))), opt(stars))
+
+
+def _block_comment_text(char: Expr) -> Expr:
+    """Text over ``char`` without ``*/`` or ``/*``, not ending in ``/`` (it would open one
+    with the closer's ``*``)."""
+    runs = alt(Repeat(Lit.text("*"), 1), Repeat(Lit.text("/"), 1))
+    return seq(
+        star(alt(_but(char, "*/"), seq(runs, _but(char, "*/")))),
+        opt(Repeat(Lit.text("*"), 1)),
+    )
 
 
 class TerminalRules(RuleBuilder):
@@ -43,18 +68,72 @@ class TerminalRules(RuleBuilder):
         )
         out.append(self.terminal("DECIMAL", decimal, 2))
         out.append(self.terminal("STRING", self.string()))
-        # Whitespace runs are bounded (length, line breaks); the reserved terminal below makes
-        # a longer run refused rather than split into two runs.
-        blank = CharClass.of(" \t\r")
-        runs = seq(star(blank), Repeat(seq(Lit.text("\n"), star(blank)), 0, 3))
-        bounded = Intersect((Repeat(CharClass.of(" \t\r\n"), 1, _MAX_WS), runs))
-        out.append(self.terminal("WS", bounded))
+        out.append(self.terminal("WS", self.gap()))
         quoted = self.quoted_identifier()
         if quoted is not None:
             out.append(self.terminal("QIDENT", quoted))
         for text, name in self.quoted.items():
             out.append(self.terminal(name, Lit.text(text), 2))
         return out
+
+    def whitespace(self) -> Expr:
+        """One bounded run of whitespace, by the caller's whitespace mode."""
+        if self.options.whitespace == "check":
+            blank = CharClass.of(" \t\r")
+            runs = seq(star(blank), Repeat(seq(Lit.text("\n"), star(blank)), 0, 3))
+            return Intersect((Repeat(CharClass.of(" \t\r\n"), 1, _MAX_WS), runs))
+        blank = CharClass.of(" \t")
+        newline = seq(opt(Lit.text("\r")), Lit.text("\n"))
+        runs = seq(star(blank), Repeat(seq(newline, star(blank)), 0, 2))
+        return Intersect((Repeat(CharClass.of(" \t\r\n"), 1, _MAX_GEN_WS), runs))
+
+    def comment_forms(self) -> tuple[list[Expr], list[Expr]]:
+        """The dialect's comments: (line comments: ``--``, ``#``, ``//`` to the line end;
+        block comments: ``/* */``)."""
+        text = CharClass.of(_CONTROLS, negated=True)
+        lines: list[Expr] = []
+        blocks: list[Expr] = []
+        for opener in sorted(set(self.tables.comments)):
+            if opener == "/*":
+                # No "*/" inside (it closes), no "/*" (some dialects nest comments).
+                body = _block_comment_text(alt(text, CharClass.of("\n")))
+                blocks.append(seq(Lit.text("/*"), body, Lit.text("*/")))
+            else:
+                # Up to the line end; sqlglot writes it back as /* ... */, so no "*/" inside.
+                lines.append(seq(Lit.text(opener), _line_comment_text(text)))
+        return lines, blocks
+
+    def gap(self) -> Expr:
+        """What may stand between two lexemes: whitespace, and comments when they are on.
+
+        With comments, the whole gap (comments and the whitespace around them) is bounded in
+        length, which bounds runs of comments too. A line comment is followed by a line
+        break (or ends the text), so where one comment ends is never in doubt."""
+        ws = self.whitespace()
+        if not self.options.comments:
+            return ws
+        lines, blocks = self.comment_forms()
+        if not lines and not blocks:
+            return ws
+        check = self.options.whitespace == "check"
+        newline = alt(Lit.text("\n"), Lit.text("\r\n"))
+        blank = CharClass.of(" \t\r\n") if check else alt(CharClass.of(" \t"), newline)
+        item = alt(*blocks, *(seq(line, newline) for line in lines))
+        commented = seq(star(blank), Repeat(seq(item, star(blank)), 1))
+        if lines:
+            end = seq(star(blank), star(seq(item, star(blank))), alt(*lines))
+            commented = alt(commented, end)
+        limit = _MAX_COMMENTED_GAP[self.options.whitespace]
+        any_char = CharClass.of("", negated=True)
+        return alt(ws, Intersect((Repeat(any_char, 1, limit), commented)))
+
+    def any_gap(self) -> Expr:
+        """Every run the tokenizer would read as whitespace (and comments, when on)."""
+        parts: list[Expr] = [CharClass.of(" \t\r\n")]
+        if self.options.comments:
+            lines, blocks = self.comment_forms()
+            parts += [*lines, *blocks]
+        return Repeat(alt(*parts), 1)
 
     def string(self) -> Expr:
         forms: list[Expr] = []
@@ -82,7 +161,8 @@ class TerminalRules(RuleBuilder):
     def reserved_terminals(self) -> list[Rule]:
         out = []
         used = set(self.punct_used)
-        for i, opener in enumerate(sorted(set(self.tables.comments))):
+        comments = set(self.tables.comments) if not self.options.comments else set()
+        for i, opener in enumerate(sorted(comments)):
             body = seq(Lit.text(opener), star(CharClass.of("", negated=True)))
             out.append(self.terminal(f"RESERVED_COMMENT_{i}", body, 3))
         symbols = sorted(
@@ -93,15 +173,10 @@ class TerminalRules(RuleBuilder):
         if symbols:
             body = alt(*(Lit.text(s) for s in symbols))
             out.append(self.terminal("RESERVED_SYMBOL", body, 3))
-        # Runs of whitespace are bounded: a longer run, or a fourth line break, lexes as this
-        # reserved terminal (it outranks WS) and is refused, so the model cannot pad forever.
-        blank = CharClass.of(" \t\r")
-        newline = seq(star(blank), Lit.text("\n"))
-        long_ws = alt(
-            Repeat(CharClass.of(" \t\r\n"), _MAX_WS + 1),
-            seq(newline, newline, newline, newline, star(CharClass.of(" \t\r\n"))),
-        )
-        out.append(self.terminal("RESERVED_WHITESPACE", long_ws, 3))
+        # Any other run of whitespace (and comments, when on) lexes as this terminal, which
+        # WS outranks on equal length: a run longer than WS allows, a lone "\r" in generation
+        # mode, or one comment too many is refused rather than split into two runs.
+        out.append(self.terminal("RESERVED_WHITESPACE", self.any_gap(), 0))
         word_after_digits = seq(
             Repeat(_DIGIT, 1),
             opt(seq(Lit.text("."), Repeat(_DIGIT, 1))),
