@@ -53,6 +53,12 @@ class CallRules(RuleBuilder):
             else empty()
         )
         self.distinct = self.keyword("DISTINCT")
+        # Keywords of the call tails are registered now: the lexicon is built before the
+        # call rule (which needs the word groups) is made.
+        self.over_clause = self.over_tail()
+        if self.has("within_group"):
+            order_by = self.parens(self.ref("order_by"))
+            self.within_group = opt(seq(self.keyword("WITHIN", "GROUP"), order_by))
         self.count_star = self.has("count_star") and any(f.name == "COUNT" for f in funcs)
         if self.count_star:
             self.keyword("COUNT")
@@ -64,7 +70,10 @@ class CallRules(RuleBuilder):
 
     def window(self) -> None:
         ref, kw = self.ref, self.keyword
-        spec: list[Expr] = [
+        spec: list[Expr] = []
+        if self.has("window_ref_spec"):
+            spec.append(opt(ref("ident")))
+        spec += [
             opt(seq(kw("PARTITION"), kw("BY"), self.separated(ref("expr")))),
             opt(ref("order_by")),
         ]
@@ -81,7 +90,11 @@ class CallRules(RuleBuilder):
                 alt(bound, seq(kw("BETWEEN"), bound, kw("AND"), bound)),
             )
             spec.append(opt(frame))
-        self.rule("over", seq(kw("OVER"), self.parens(*spec)))
+        self.rule("window_spec", self.parens(*spec))
+        target: Expr = ref("window_spec")
+        if self.has("named_window"):
+            target = alt(target, ref("ident"))
+        self.rule("over", seq(kw("OVER"), target))
 
     def role_rules(self, classes: dict[str, list[str]], by_role: dict[Role, list[str]]) -> None:
         for name, terminals in classes.items():
@@ -105,30 +118,45 @@ class CallRules(RuleBuilder):
         for role, terminals in by_role.items():
             if role.function is not None:
                 args_of.setdefault((role.function, role.aggregate), []).extend(terminals)
-        calls: list[Expr] = []
-        filter_clause = self.filter_clause
-        over = opt(self.ref("over"))
+        ref = self.ref
+        over, within = self.over_clause, self.within_group
+        plain: list[Expr] = []  # name(args): calls as table functions take these
+        tails: list[Expr] = []  # with what may follow a call in an expression
         for (arity, aggregate), terminals in sorted(args_of.items(), key=lambda kv: str(kv[0])):
             names = alt(*(Ref(t) for t in sorted(terminals)))
-            args = self.arguments(arity, aggregate)
-            tail: list[Expr] = [filter_clause, over] if aggregate else [over]
-            calls.append(seq(names, self.punct("("), args, self.punct(")"), *tail))
+            core = seq(names, self.punct("("), self.arguments(arity, aggregate), self.punct(")"))
+            plain.append(core)
+            tail: list[Expr] = [within, self.filter_clause, over] if aggregate else [over]
+            tails.append(seq(core, *tail))
         if self.count_star:
-            calls.append(
-                seq(
-                    Ref(self.lex.keyword_name("COUNT")),
-                    self.parens(self.punct("*")),
-                    filter_clause,
-                    over,
-                )
-            )
+            core = seq(Ref(self.lex.keyword_name("COUNT")), self.parens(self.punct("*")))
+            tails.append(seq(core, self.filter_clause, over))
         if self.options.functions is None and self.has("anonymous"):
             # sqlglot parses any other name(args) as an anonymous function (a UDF, or one it
             # does not model); a `functions=` list leaves them out.
-            args = opt(self.separated(self.ref("expr")))
-            calls.append(seq(Ref("IDENT"), self.punct("("), args, self.punct(")"), over))
-        if calls:
-            self.rule("call", alt(*calls))
+            arg: Expr = ref("expr")
+            if self.has("named_argument"):
+                arg = alt(arg, seq(Ref("IDENT"), self.punct("=>"), ref("expr")))
+            core = seq(Ref("IDENT"), self.punct("("), opt(self.separated(arg)), self.punct(")"))
+            plain.append(core)
+            tails.append(seq(core, within, over))
+        if tails:
+            self.rule("call", alt(*tails))
+            self.rule("function_call", alt(*plain) if plain else tails[0])
+
+    def over_tail(self) -> Expr:
+        """``OVER (...)`` or ``OVER w`` after a call, with ``IGNORE NULLS`` before it where the
+        dialect writes it there (only before OVER: a window function)."""
+        ref, kw = self.ref, self.keyword
+        window: Expr = ref("over")
+        nulls = [
+            kw(word, "NULLS")
+            for feature, word in (("ignore_nulls", "IGNORE"), ("respect_nulls", "RESPECT"))
+            if self.has(feature)
+        ]
+        if nulls:
+            window = seq(opt(alt(*nulls)), window)
+        return opt(window)
 
     def type_rule(self, by_role: dict[Role, list[str]]) -> None:
         types: dict[tuple[int, ...], list[str]] = {}

@@ -81,7 +81,22 @@ class ExpressionRules(RuleBuilder):
             seq(kw("IN"), in_list),
             seq(alt(*like_ops), ref("bitwise"), escape),
         ]
-        self.rule("predicate_suffix", alt(*ranges, seq(kw("IS"), alt(*tests))))
+        if self.has("like_any"):
+            ranges.append(seq(alt(*like_ops), kw("ANY"), self.parens(self.separated(ref("expr")))))
+        extra: list[Expr] = []
+        for feature, word in (("regexp", "REGEXP"), ("rlike", "RLIKE"), ("glob", "GLOB")):
+            if self.has(feature):
+                extra.append(seq(kw(word), ref("bitwise")))
+        for feature, word in (("isnull_op", "ISNULL"), ("notnull_op", "NOTNULL")):
+            if self.has(feature):
+                extra.append(kw(word))
+        if self.has("not_null_op"):
+            extra.append(kw("NOT", "NULL"))
+        symbols = [("contains_ops", "@>"), ("contains_ops", "<@"), ("overlap_op", "&&")]
+        for feature, sym in symbols:
+            if self.has(feature):
+                extra.append(seq(self.punct(sym), ref("bitwise")))
+        self.rule("predicate_suffix", alt(*ranges, seq(kw("IS"), alt(*tests)), *extra))
         self.rule("predicate", seq(ref("bitwise"), star(ref("predicate_suffix"))))
         self.rule(
             "negated",
@@ -110,7 +125,16 @@ class ExpressionRules(RuleBuilder):
         else:
             self.rule("bitwise", ref("term"))
         factor_ops = [punct("*"), punct("/")] + ([punct("%")] if self.has("mod_operator") else [])
-        self.rule("term", seq(ref("factor"), star(seq(alt(punct("+"), punct("-")), ref("factor")))))
+        term_steps: list[Expr] = [seq(alt(punct("+"), punct("-")), ref("factor"))]
+        collations: list[Expr] = []
+        if self.has("collate") or self.has("collate_quoted"):
+            collations.append(ref("ident"))
+        if self.has("collate_string"):
+            collations.append(Ref("STRING"))
+        if collations:
+            # sqlglot reads COLLATE at the level of + and - (Parser.TERM).
+            term_steps.append(seq(self.keyword("COLLATE"), alt(*collations)))
+        self.rule("term", seq(ref("factor"), star(alt(*term_steps))))
         self.rule("factor", seq(ref("unary"), star(seq(alt(*factor_ops), ref("unary")))))
         signs = [punct("-"), punct("+")] + ([punct("~")] if self.has("bit_not") else [])
         self.rule("unary", alt(seq(alt(*signs), ref("unary")), ref("postfix")))
@@ -122,9 +146,14 @@ class ExpressionRules(RuleBuilder):
         postfix: list[Expr] = []
         if cast_op and self.has_types():
             postfix.append(seq(punct("::"), ref("data_type")))
-        for feature, sym in (("json_arrow", "->"), ("json_arrow_text", "->>")):
-            if self.has(feature):
+        for features, sym in (
+            (("json_arrow", "json_arrow_path"), "->"),
+            (("json_arrow_text", "json_arrow_path"), "->>"),
+        ):
+            if any(self.has(f) for f in features):
                 postfix.append(seq(punct(sym), ref("primary")))
+        if self.has("subscript"):
+            postfix.append(seq(punct("["), ref("expr"), punct("]")))
         if postfix:
             self.rule("postfix", seq(ref("primary"), star(alt(*postfix))))
         else:
@@ -170,6 +199,9 @@ class ExpressionRules(RuleBuilder):
             primaries.append(seq(kw("INTERVAL"), alt(*amount), units))
         if self.has("interval_bare"):
             primaries.append(seq(kw("INTERVAL"), Ref("STRING")))
+        primaries += self.collections()
+        primaries += self.special_calls()
+        primaries += self.placeholders()
         self.rule("primary", alt(*primaries))
         literals: list[Expr] = [Ref("INTEGER"), Ref("DECIMAL"), Ref("STRING"), kw("NULL")]
         if self.has("booleans"):
@@ -178,6 +210,69 @@ class ExpressionRules(RuleBuilder):
             literals.append(seq(kw("DATE"), Ref("STRING")))
         if self.has("timestamp_literal"):
             literals.append(seq(kw("TIMESTAMP"), Ref("STRING")))
+        literals += [Ref(f"PSTRING_{i}") for i in range(len(self.tables.string_forms))]
         self.rule("literal", alt(*literals))
         self.calls()
         self.window()
+
+    def collections(self) -> list[Expr]:
+        """Array and struct values: ``[1, 2]``, ``ARRAY[1, 2]``, ``ARRAY(SELECT ...)``,
+        ``{'a': 1}``."""
+        ref, punct = self.ref, self.punct
+        items = self.separated(ref("expr"))
+        out: list[Expr] = []
+        if self.has("array_literal"):
+            out.append(seq(punct("["), items, punct("]")))
+        if self.has("array_constructor"):
+            out.append(seq(self.keyword("ARRAY"), punct("["), items, punct("]")))
+        if self.has("array_subquery"):
+            out.append(seq(self.keyword("ARRAY"), self.parens(ref("query"))))
+        if self.has("struct_literal"):
+            member = seq(Ref("STRING"), punct(":"), ref("expr"))
+            out.append(seq(punct("{"), self.separated(member), punct("}")))
+        return out
+
+    def special_calls(self) -> list[Expr]:
+        """Functions with syntax of their own: ``TRIM(BOTH x FROM y)``,
+        ``SUBSTRING(x FROM 1 FOR 2)``, ``POSITION(x IN y)``."""
+        ref, kw = self.ref, self.keyword
+        out: list[Expr] = []
+        trims: list[Expr] = []
+        if self.has("trim_from"):
+            trims.append(seq(ref("expr"), kw("FROM"), ref("expr")))
+        for feature, word in (
+            ("trim_both", "BOTH"),
+            ("trim_leading", "LEADING"),
+            ("trim_trailing", "TRAILING"),
+        ):
+            if self.has(feature):
+                trims.append(seq(kw(word), ref("expr"), kw("FROM"), ref("expr")))
+        if trims:
+            out.append(seq(kw("TRIM"), self.parens(alt(*trims))))
+        substrings: list[Expr] = []
+        if self.has("substring_from"):
+            substrings.append(seq(ref("expr"), kw("FROM"), ref("expr"), kw("FOR"), ref("expr")))
+        if self.has("substring_from_only"):
+            substrings.append(seq(ref("expr"), kw("FROM"), ref("expr")))
+        if substrings:
+            out.append(seq(kw("SUBSTRING"), self.parens(alt(*substrings))))
+        if self.has("position_in"):
+            # sqlglot reads the needle as a bitwise expression, so IN ends it.
+            args = seq(ref("bitwise"), kw("IN"), ref("bitwise"))
+            out.append(seq(kw("POSITION"), self.parens(args)))
+        return out
+
+    def placeholders(self) -> list[Expr]:
+        """Query parameters: ``?``, ``$1``, ``:name``, ``@name``."""
+        out: list[Expr] = []
+        if self.has("qmark_placeholder"):
+            out.append(self.punct("?"))
+        for feature, terminal in (
+            ("dollar_placeholder", "DOLLAR_PARAM"),
+            ("colon_placeholder", "COLON_PARAM"),
+            ("at_variable", "AT_PARAM"),
+        ):
+            if self.has(feature):
+                self.params_used.add(terminal)
+                out.append(Ref(terminal))
+        return out

@@ -157,6 +157,8 @@ class Lexicon:
         # the dialect's generator quotes when it names something must be quoted.
         free = word not in t.reserved
         ident, table_alias, column_alias = t.word_roles.get(word, (True, True, True))
+        if " " in word:  # a phrase (DOUBLE PRECISION) names nothing
+            ident = table_alias = column_alias = False
         return Role(
             function=entry.function,
             aggregate=entry.aggregate,

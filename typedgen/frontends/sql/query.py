@@ -102,20 +102,30 @@ class QueryRules(RuleBuilder):
         value_item = self.rule("value_item", seq(ref("expr"), opt(ref("alias"))))
         item = self.rule(
             "select_item",
-            alt(self.punct("*"), seq(ref("ident"), self.punct("."), self.punct("*")), value_item),
+            alt(
+                seq(self.punct("*"), self.star_modifiers()),
+                seq(ref("ident"), self.punct("."), self.punct("*")),
+                value_item,
+            ),
         )
         self.rule("alias", alt(seq(kw("AS"), ref("ident")), ref("column_alias")))
         # ``*`` needs a FROM: ``SELECT * EXCEPT ...`` is a column exclusion in some dialects.
-        items_from = seq(self.separated(item), kw("FROM"), self.separated(ref("table_item")))
+        items_from = seq(self.separated(item), kw("FROM"), ref("from_items"))
         clauses: list[Expr] = [
             alt(items_from, self.separated(value_item)),
             opt(seq(kw("WHERE"), ref("condition"))),
-            opt(seq(kw("GROUP"), kw("BY"), self.separated(ref("grouping")))),
+            opt(seq(kw("GROUP"), kw("BY"), ref("group_by"))),
             opt(seq(kw("HAVING"), ref("condition"))),
         ]
+        if self.has("named_window"):
+            named = seq(ref("ident"), kw("AS"), ref("window_spec"))
+            clauses.append(opt(seq(kw("WINDOW"), self.separated(named))))
         if self.has("qualify"):
             clauses.append(opt(seq(kw("QUALIFY"), ref("condition"))))
-        self.rule("select_core", seq(kw("SELECT"), opt(kw("DISTINCT")), top, *clauses))
+        distinct: Expr = kw("DISTINCT")
+        if self.has("distinct_on"):
+            distinct = seq(distinct, opt(seq(kw("ON"), self.parens(self.separated(ref("expr"))))))
+        self.rule("select_core", seq(kw("SELECT"), opt(distinct), top, *clauses))
         self.from_clause()
         order_item = self.rule(
             "order_item",
@@ -143,19 +153,44 @@ class QueryRules(RuleBuilder):
             group_set = self.parens(opt(self.separated(ref("expr"))))
             grouping.append(seq(kw("GROUPING", "SETS"), self.parens(self.separated(group_set))))
         self.rule("grouping", alt(ref("group_item"), *grouping))
+        group_by: Expr = self.separated(ref("grouping"))
+        if self.has("group_by_all"):
+            group_by = alt(group_by, kw("ALL"))
+        self.rule("group_by", group_by)
+
+    def star_modifiers(self) -> Expr:
+        """``* EXCEPT (a)``, ``* EXCLUDE (a)``, ``* REPLACE (x AS a)``, where the dialect has
+        them."""
+        kw, ref = self.keyword, self.ref
+        names = self.parens(self.separated(ref("ident")))
+        out: list[Expr] = []
+        for feature, word in (("star_except", "EXCEPT"), ("star_exclude", "EXCLUDE")):
+            if self.has(feature):
+                out.append(opt(seq(kw(word), names)))
+        if self.has("star_replace"):
+            replaced = seq(ref("expr"), kw("AS"), ref("ident"))
+            out.append(opt(seq(kw("REPLACE"), self.parens(self.separated(replaced)))))
+        return seq(*out) if out else empty()
 
     def from_clause(self) -> None:
         kw, ref = self.keyword, self.ref
-        table_alias: Expr = alt(seq(kw("AS"), ref("ident")), ref("table_alias"))
+        columns = self.parens(self.separated(ref("ident")))
+        name_alias: Expr = alt(seq(kw("AS"), ref("ident")), ref("table_alias"))
+        table_alias = name_alias
         if self.has("table_alias_columns"):
-            table_alias = seq(table_alias, opt(self.parens(self.separated(ref("ident")))))
+            table_alias = seq(table_alias, opt(columns))
         derived_alias = seq(opt(kw("AS")), ref("ident"))
         if self.has("table_alias_columns"):
-            derived_alias = seq(derived_alias, opt(self.parens(self.separated(ref("ident")))))
+            derived_alias = seq(derived_alias, opt(columns))
         if self.has("derived_no_alias"):
             derived_alias = opt(derived_alias)
         derived = seq(self.parens(ref("query")), derived_alias)
-        primary = self.rule("table_primary", alt(seq(ref("table_name"), opt(table_alias)), derived))
+        named: list[Expr] = [opt(table_alias)]
+        named += self.table_samples()
+        named += self.pivots()
+        primaries: list[Expr] = [seq(ref("table_name"), alt(*named)), derived]
+        primaries += self.table_functions(name_alias, columns)
+        primary = self.rule("table_primary", alt(*primaries))
         condition = alt(seq(kw("ON"), ref("condition")))
         if self.has("using"):
             condition = alt(condition, seq(kw("USING"), self.parens(self.separated(ref("ident")))))
@@ -169,9 +204,115 @@ class QueryRules(RuleBuilder):
             seq(opt(kw("INNER")), kw("JOIN"), primary, opt(condition)),
             seq(alt(*sides), kw("JOIN"), primary, condition),
         ]
+        lateral = self.lateral(derived_alias, name_alias)
         if self.has("cross_join"):
             joins.append(seq(kw("CROSS"), kw("JOIN"), primary))
+            if lateral is not None and self.has("join_lateral"):
+                joins.append(seq(kw("CROSS"), kw("JOIN"), lateral))
         if self.has("natural_join"):
             joins.append(seq(kw("NATURAL"), opt(alt(*sides)), kw("JOIN"), primary))
         join = self.rule("join", alt(*joins))
         self.rule("table_item", seq(primary, star(join)))
+        later: Expr = ref("table_item")
+        if lateral is not None:
+            later = alt(later, seq(lateral, star(join)))
+        self.rule("from_items", seq(ref("table_item"), star(seq(self.punct(","), later))))
+
+    def lateral(self, derived_alias: Expr, name_alias: Expr) -> Expr | None:
+        """``LATERAL (SELECT ...) AS s`` and ``LATERAL f(x) AS s`` (after a comma)."""
+        kw, ref = self.keyword, self.ref
+        forms: list[Expr] = []
+        if self.has("lateral_subquery"):
+            forms.append(seq(kw("LATERAL"), self.parens(ref("query")), derived_alias))
+        if self.has("lateral_function") and "call" in self.rules_wanted():
+            forms.append(seq(kw("LATERAL"), ref("function_call"), opt(name_alias)))
+        return alt(*forms) if forms else None
+
+    def rules_wanted(self) -> set[str]:
+        """Rules that will exist: ``call`` only where some function may be called."""
+        calls = bool(self.callable_functions()) or (
+            self.options.functions is None and self.has("anonymous")
+        )
+        return {"call"} if calls else set()
+
+    def table_functions(self, name_alias: Expr, columns: Expr) -> list[Expr]:
+        """``f(x) AS s``, ``UNNEST(a) [WITH ORDINALITY] AS u(x)``, ``TABLE(f(x))``,
+        ``(VALUES (1, 2)) AS t(a, b)``."""
+        kw, ref = self.keyword, self.ref
+        out: list[Expr] = []
+        calls = "call" in self.rules_wanted()
+        if calls and self.has("table_function"):
+            named = opt(name_alias) if self.has("table_function_bare") else name_alias
+            out.append(seq(ref("function_call"), named))
+        if self.has("unnest"):
+            unnest = seq(kw("UNNEST"), self.parens(self.separated(ref("expr"))))
+            alias: Expr = seq(kw("AS"), ref("ident"))
+            if self.has("unnest_columns"):
+                alias = seq(alias, opt(columns))
+            tails: list[Expr] = [opt(alias)]
+            if self.has("unnest_ordinality"):
+                tails.append(seq(kw("WITH", "ORDINALITY"), opt(alias)))
+            if self.has("unnest_offset"):
+                as_name = seq(kw("AS"), ref("ident"))
+                tails.append(seq(opt(as_name), kw("WITH", "OFFSET"), opt(as_name)))
+            out.append(seq(unnest, alt(*tails)))
+        if calls and self.has("table_of"):
+            out.append(seq(kw("TABLE"), self.parens(ref("function_call")), opt(name_alias)))
+        if self.has("values_table"):
+            rows = self.separated(self.parens(self.separated(ref("expr"))))
+            values = self.parens(kw("VALUES"), rows)
+            out.append(seq(values, kw("AS"), ref("ident"), columns))
+        return out
+
+    def table_samples(self) -> list[Expr]:
+        """``TABLESAMPLE SYSTEM (50)`` and the dialect's other sample forms (after a table)."""
+        kw = self.keyword
+        number = alt(Ref("INTEGER"), Ref("DECIMAL"))
+        out: list[Expr] = []
+        for feature, words, unit in (
+            ("tablesample_system", ("TABLESAMPLE", "SYSTEM"), None),
+            ("tablesample_bernoulli", ("TABLESAMPLE", "BERNOULLI"), None),
+            ("tablesample_percent", ("TABLESAMPLE",), "PERCENT"),
+            ("tablesample_system_percent", ("TABLESAMPLE", "SYSTEM"), "PERCENT"),
+            ("tablesample_rows", ("TABLESAMPLE",), "ROWS"),
+            ("tablesample_plain", ("TABLESAMPLE",), None),
+            ("sample", ("SAMPLE",), None),
+        ):
+            if self.has(feature):
+                size = seq(number, kw(unit)) if unit else number
+                out.append(seq(kw(*words), self.parens(size)))
+        return out
+
+    def pivots(self) -> list[Expr]:
+        """``PIVOT(SUM(a) FOR b IN ('x', 'y'))`` and ``UNPIVOT(a FOR b IN (c, d))``."""
+        kw, ref = self.keyword, self.ref
+        out: list[Expr] = []
+        alias = opt(seq(kw("AS"), ref("ident")))
+        if self.has("pivot") and "call" in self.rules_wanted():
+            value = seq(ref("expr"), opt(seq(kw("AS"), ref("ident"))))
+            body = seq(
+                self.separated(seq(ref("call"), opt(seq(kw("AS"), ref("ident"))))),
+                kw("FOR"),
+                ref("column_ref"),
+                kw("IN"),
+                self.parens(self.separated(value)),
+            )
+            out.append(
+                seq(kw("PIVOT"), self.parens(body), alias if self.has("pivot_alias") else empty())
+            )
+        if self.has("unpivot"):
+            body = seq(
+                ref("ident"),
+                kw("FOR"),
+                ref("ident"),
+                kw("IN"),
+                self.parens(self.separated(ref("column_ref"))),
+            )
+            out.append(
+                seq(
+                    kw("UNPIVOT"),
+                    self.parens(body),
+                    alias if self.has("unpivot_alias") else empty(),
+                )
+            )
+        return out

@@ -143,9 +143,12 @@ class RuleBuilder:
         self.rules: dict[str, Rule] = {}
         self.punct_used: set[str] = set()
         self.quoted: dict[str, str] = {}
+        self.params_used: set[str] = set()
         self.count_star = False
         self.filter_clause: Expr = empty()
         self.distinct: Expr = empty()
+        self.over_clause: Expr = empty()
+        self.within_group: Expr = empty()
 
     def keyword(self, *words: str) -> Expr:
         """The terminals of fixed-syntax words, in sequence."""

@@ -29,6 +29,7 @@ from typing import Any
 
 __all__ = [
     "FEATURE_PROBES",
+    "READ_FEATURES",
     "Arity",
     "DialectTables",
     "Function",
@@ -102,8 +103,92 @@ FEATURE_PROBES: dict[str, str] = {
     "interval_bare": "SELECT INTERVAL '1 day'",
     "interval_number": "SELECT INTERVAL 1 DAY",
     "try_cast": "SELECT TRY_CAST(a AS INT) FROM t",
+    # Arrays, structs, subscripts.
+    "array_literal": "SELECT [1, 2]",
+    "array_constructor": "SELECT ARRAY[1, 2]",
+    "array_subquery": "SELECT ARRAY(SELECT 1)",
+    "subscript": "SELECT a[1] FROM t",
+    "struct_literal": "SELECT {'a': 1}",
+    # FROM: table functions, UNNEST, LATERAL, VALUES, samples, PIVOT.
+    "table_function": "SELECT * FROM f(a) AS s",
+    "table_function_bare": "SELECT * FROM f(a)",
+    "unnest": "SELECT * FROM UNNEST(a) AS u",
+    "unnest_columns": "SELECT * FROM UNNEST(a) AS u(x)",
+    "unnest_ordinality": "SELECT * FROM UNNEST(a) WITH ORDINALITY AS u(x, n)",
+    "unnest_offset": "SELECT * FROM UNNEST(a) AS x WITH OFFSET AS o",
+    "lateral_subquery": "SELECT * FROM t, LATERAL (SELECT 1) AS s",
+    "lateral_function": "SELECT * FROM t, LATERAL f(a) AS s",
+    "join_lateral": "SELECT * FROM t CROSS JOIN LATERAL (SELECT 1) AS s",
+    "table_of": "SELECT * FROM TABLE(f(a))",
+    "values_table": "SELECT * FROM (VALUES (1, 2)) AS t(a, b)",
+    "tablesample_system": "SELECT * FROM t TABLESAMPLE SYSTEM (50)",
+    "tablesample_bernoulli": "SELECT * FROM t TABLESAMPLE BERNOULLI (50)",
+    "tablesample_percent": "SELECT * FROM t TABLESAMPLE (10 PERCENT)",
+    "tablesample_system_percent": "SELECT * FROM t TABLESAMPLE SYSTEM (10 PERCENT)",
+    "tablesample_rows": "SELECT * FROM t TABLESAMPLE (10 ROWS)",
+    "tablesample_plain": "SELECT * FROM t TABLESAMPLE (10)",
+    "sample": "SELECT * FROM t SAMPLE (10)",
+    "pivot": "SELECT * FROM t PIVOT(SUM(a) FOR b IN ('x', 'y'))",
+    "pivot_alias": "SELECT * FROM t PIVOT(SUM(a) FOR b IN ('x', 'y')) AS p",
+    "unpivot": "SELECT * FROM t UNPIVOT(a FOR b IN (c, d))",
+    "unpivot_alias": "SELECT * FROM t UNPIVOT(a FOR b IN (c, d)) AS p",
+    # Select list and clauses.
+    "star_except": "SELECT * EXCEPT (a) FROM t",
+    "star_exclude": "SELECT * EXCLUDE (a) FROM t",
+    "star_replace": "SELECT * REPLACE (a AS b) FROM t",
+    "distinct_on": "SELECT DISTINCT ON (a) a, b FROM t",
+    "group_by_all": "SELECT a, SUM(b) FROM t GROUP BY ALL",
+    "named_window": "SELECT SUM(a) OVER w FROM t WINDOW w AS (PARTITION BY b)",
+    "window_ref_spec": "SELECT SUM(a) OVER (w ORDER BY c) FROM t WINDOW w AS (PARTITION BY b)",
+    # Calls.
+    "within_group": "SELECT PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY a) FROM t",
+    "ignore_nulls": "SELECT FIRST_VALUE(a) IGNORE NULLS OVER (ORDER BY b) FROM t",
+    "respect_nulls": "SELECT FIRST_VALUE(a) RESPECT NULLS OVER (ORDER BY b) FROM t",
+    "ignore_nulls_inside": "SELECT FIRST_VALUE(a IGNORE NULLS) OVER (ORDER BY b) FROM t",
+    "named_argument": "SELECT my_udf(a => 1)",
+    "trim_from": "SELECT TRIM('x' FROM a) FROM t",
+    "trim_both": "SELECT TRIM(BOTH 'x' FROM a) FROM t",
+    "trim_leading": "SELECT TRIM(LEADING 'x' FROM a) FROM t",
+    "trim_trailing": "SELECT TRIM(TRAILING 'x' FROM a) FROM t",
+    "substring_from": "SELECT SUBSTRING(a FROM 1 FOR 2) FROM t",
+    "substring_from_only": "SELECT SUBSTRING(a FROM 1) FROM t",
+    "position_in": "SELECT POSITION('x' IN a) FROM t",
+    # Operators and values.
+    "collate": "SELECT a COLLATE x FROM t",
+    "collate_string": "SELECT a COLLATE 'x' FROM t",
+    "collate_quoted": 'SELECT a COLLATE "x" FROM t',
+    "qmark_placeholder": "SELECT * FROM t WHERE a = ?",
+    "dollar_placeholder": "SELECT * FROM t WHERE a = $1",
+    "colon_placeholder": "SELECT * FROM t WHERE a = :x",
+    "at_variable": "SELECT * FROM t WHERE a = @x",
+    "json_arrow_path": "SELECT a -> '$.k' FROM t",
+    "contains_ops": "SELECT a @> b, a <@ b FROM t",
+    "overlap_op": "SELECT a && b FROM t",
+    "isnull_op": "SELECT a FROM t WHERE a ISNULL",
+    "notnull_op": "SELECT a FROM t WHERE a NOTNULL",
+    "not_null_op": "SELECT a FROM t WHERE a NOT NULL",
+    "regexp": "SELECT a FROM t WHERE a REGEXP 'x'",
+    "rlike": "SELECT a FROM t WHERE a RLIKE 'x'",
+    "glob": "SELECT a FROM t WHERE a GLOB 'x'",
+    "like_any": "SELECT a FROM t WHERE a LIKE ANY ('x', 'y')",
 }
 """Each syntax feature the grammar offers, with the SQL that must round-trip for it to be on."""
+
+READ_FEATURES: frozenset[str] = frozenset(
+    {"json_arrow_path", "sample", "lateral_function", "tablesample_plain", "tablesample_percent"}
+)
+"""Features whose probe need not come back in the same spelling, only as the same tree:
+native syntax that sqlglot writes in another form (SQLite's ``a -> 'k'`` comes back as
+``a -> '$.k'``, Snowflake's ``SAMPLE (10)`` as ``TABLESAMPLE BERNOULLI (10)``)."""
+
+_STRING_KINDS = {
+    "BIT_STRINGS": ("bit", "01"),
+    "HEX_STRINGS": ("hex", "CC"),
+    "BYTE_STRINGS": ("escape", "ab"),
+    "RAW_STRINGS": ("raw", "ab"),
+    "UNICODE_STRINGS": ("unicode", "ab"),
+}
+"""sqlglot tokenizer tables of prefixed strings, with the kind and a body to probe with."""
 
 _PROBE_MAX_ARGS = 5
 _PROBE_MANY_ARGS = 8
@@ -196,6 +281,9 @@ class DialectTables:
     """Every name sqlglot's parser treats as a function of its own (``Parser.FUNCTIONS`` and
     ``FUNCTION_PARSERS``), callable or not: such a name is never an anonymous call, since
     sqlglot builds its own node (and checks the arguments) for it."""
+    string_forms: tuple[tuple[str, str, str], ...]
+    """Prefixed strings the dialect reads natively: (kind, opener, closer), kind one of
+    ``bit``, ``hex``, ``escape`` (``E'...'``), ``raw``, ``unicode``, ``dollar`` (``$$...$$``)."""
     limit_fetch: str
     """The generator's limit form: ``"LIMIT"``, ``"FETCH"`` (FETCH FIRST n ROWS ONLY), ``"ALL"``."""
     top: bool
@@ -373,6 +461,27 @@ def _node_class(sql: str, dialect: Any) -> type | None:
     return type(values[0]) if len(values) == 1 else None
 
 
+def _string_forms(tok: Any, dialect: Any) -> tuple[tuple[str, str, str], ...]:
+    """The prefixed string forms (``X'CC'``, ``E'a'``, ``$$a$$``) that round-trip."""
+    out = []
+    with _quiet_sqlglot():
+        for table, (kind, body) in _STRING_KINDS.items():
+            for entry in getattr(tok, table, ()) or ():
+                if not isinstance(entry, tuple) or len(entry) != 2:
+                    continue
+                opener, closer = entry
+                if not (len(closer) == 1 and opener.endswith(closer) and opener[:-1].isalpha()):
+                    continue
+                if _round_trips(f"SELECT {opener}{body}{closer}", dialect, exact=False):
+                    out.append((kind, opener, closer))
+        dollar = "$$" in (getattr(tok, "RAW_STRINGS", ()) or ()) or "$" in (
+            getattr(tok, "HEREDOC_STRINGS", ()) or ()
+        )
+        if dollar and _round_trips("SELECT $$a b$$", dialect, exact=False):
+            out.append(("dollar", "$$", "$$"))
+    return tuple(out)
+
+
 def _token_names(tokens: Any) -> frozenset[str]:
     return frozenset(t.name for t in tokens)
 
@@ -471,18 +580,31 @@ def _read_tables(name: str) -> DialectTables:
             aggregate = isinstance(cls, type) and issubclass(cls, exp.AggFunc)
             functions.append(Function(fname, arity, aggregate))
         types = {}
-        for word, token in sorted(keywords.items()):
-            if token not in type_tokens:
+        # Type names of one or more words (DOUBLE PRECISION), in any spelling sqlglot reads
+        # back to the same type (STRING for TEXT, DEC for DECIMAL).
+        type_words = {
+            word: token
+            for word, token in tok.KEYWORDS.items()
+            if word
+            and set(word) <= _WORD_CHARS | {" "}
+            and not word[0].isdigit()
+            and "  " not in word
+            and word.strip() == word
+        }
+        for word, token in sorted(type_words.items()):
+            if token.name not in type_tokens:
                 continue
             params = tuple(
                 n
                 for n, suffix in enumerate(("", "(10)", "(10, 2)"))
-                if _round_trips(f"SELECT CAST(x AS {word}{suffix})", dialect)
+                if _round_trips(f"SELECT CAST(x AS {word}{suffix})", dialect, exact=False)
             )
             if params:
                 types[word] = params
         features = frozenset(
-            name for name, sql in FEATURE_PROBES.items() if _round_trips(sql, dialect)
+            name
+            for name, sql in FEATURE_PROBES.items()
+            if _round_trips(sql, dialect, exact=name not in READ_FEATURES)
         )
         extract_units = tuple(
             u for u in _DATE_PARTS if _round_trips(f"SELECT EXTRACT({u} FROM a) FROM t", dialect)
@@ -518,6 +640,7 @@ def _read_tables(name: str) -> DialectTables:
         func_tokens=func_tokens,
         types=types,
         functions=tuple(functions),
+        string_forms=_string_forms(tok, dialect),
         known_functions=frozenset(
             fname.upper()
             for fname in (*par.FUNCTIONS, *par.FUNCTION_PARSERS)

@@ -48,6 +48,12 @@ def _block_comment_text(char: Expr) -> Expr:
     )
 
 
+def _dollar_body() -> Expr:
+    """The inside of ``$$...$$``: no ``$$``, not ending in ``$``, no control characters."""
+    char = CharClass.of(_CONTROLS.replace("\n", "") + "$", negated=True)
+    return seq(star(alt(char, seq(Lit.text("$"), char))))
+
+
 class TerminalRules(RuleBuilder):
     """The lexical rules that are not words."""
 
@@ -68,6 +74,15 @@ class TerminalRules(RuleBuilder):
         )
         out.append(self.terminal("DECIMAL", decimal, 2))
         out.append(self.terminal("STRING", self.string()))
+        for i, (kind, opener, closer) in enumerate(self.tables.string_forms):
+            out.append(self.terminal(f"PSTRING_{i}", self.prefixed_string(kind, opener, closer), 2))
+        word = seq(_WORDISH, star(alt(_WORDISH, _DIGIT)))
+        params = {
+            "DOLLAR_PARAM": seq(Lit.text("$"), Repeat(_DIGIT, 1, 9)),
+            "COLON_PARAM": seq(Lit.text(":"), word),
+            "AT_PARAM": seq(Lit.text("@"), word),
+        }
+        out.extend(self.terminal(name, params[name], 2) for name in sorted(self.params_used))
         out.append(self.terminal("WS", self.gap()))
         quoted = self.quoted_identifier()
         if quoted is not None:
@@ -151,6 +166,29 @@ class TerminalRules(RuleBuilder):
             forms.append(seq(Lit.text(q), star(alt(*parts)), Lit.text(q)))
         return alt(*forms)
 
+    def prefixed_string(self, kind: str, opener: str, closer: str) -> Expr:
+        """``X'CC'``, ``B'01'``, ``E'a\\n'``, ``R'a'``, ``U&'a'``, ``$$a$$``: the body each
+        kind allows (a body the kind refuses lexes as reserved, below)."""
+        head = seq(
+            *(CharClass.of(c.upper() + c.lower()) if c.isalpha() else Lit.text(c) for c in opener)
+        )
+        plain = CharClass.of(closer + _CONTROLS + "\\", negated=True)
+        bodies: dict[str, Expr] = {
+            "hex": star(CharClass.of("0123456789abcdefABCDEF")),
+            "bit": star(CharClass.of("01")),
+            "escape": star(
+                alt(
+                    plain,
+                    Lit.text(closer * 2),
+                    seq(Lit.text("\\"), CharClass.of(_CONTROLS, negated=True)),
+                )
+            ),
+            "raw": star(plain),
+            "unicode": star(alt(plain, Lit.text(closer * 2))),
+            "dollar": _dollar_body(),
+        }
+        return seq(head, bodies[kind], Lit.text(closer))
+
     def quoted_identifier(self) -> Expr | None:
         forms: list[Expr] = []
         for open_, close in self.tables.identifier_quotes:
@@ -184,4 +222,18 @@ class TerminalRules(RuleBuilder):
             star(alt(_WORDISH, _DIGIT)),
         )
         out.append(self.terminal("RESERVED_NUMBER_WORD", word_after_digits, 0))
+        # A prefixed string whose body its kind refuses (X'zz') is still one token for sqlglot.
+        for i, (_, opener, closer) in enumerate(self.tables.string_forms):
+            head = seq(
+                *(
+                    CharClass.of(c.upper() + c.lower()) if c.isalpha() else Lit.text(c)
+                    for c in opener
+                )
+            )
+            body = star(CharClass.of(closer, negated=True)) if closer != "$$" else _dollar_body()
+            out.append(self.terminal(f"RESERVED_PSTRING_{i}", seq(head, body, Lit.text(closer)), 1))
+        # Parameters glued to more word characters ($1a) are one token for sqlglot too.
+        if self.params_used:
+            glued = seq(CharClass.of("$:@"), Repeat(alt(_WORDISH, _DIGIT), 1))
+            out.append(self.terminal("RESERVED_PARAM", glued, 1))
         return out
