@@ -24,17 +24,20 @@ STATEMENT_KINDS = {
     "insert": ("Insert",),
     "update": ("Update",),
     "delete": ("Delete",),
+    "merge": ("Merge",),
     "create_table": ("Create",),
+    "create_view": ("Create",),
 }
 
 
 def statement_kind(tree: Any) -> str | None:
     """Which of :data:`STATEMENT_KINDS` a parsed statement is (``None`` if none)."""
     name = type(tree).__name__
+    created = {"create_table": "TABLE", "create_view": "VIEW"}
     for kind, classes in STATEMENT_KINDS.items():
         if name in classes:
-            if kind == "create_table" and str(tree.args.get("kind", "")).upper() != "TABLE":
-                return None
+            if kind in created and str(tree.args.get("kind", "")).upper() != created[kind]:
+                continue
             return kind
     return None
 

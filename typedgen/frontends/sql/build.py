@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from typedgen.errors import UnsupportedFeatureError
 from typedgen.frontends.sql.calls import CallRules
 from typedgen.frontends.sql.expressions import ExpressionRules
 from typedgen.frontends.sql.query import QueryRules
@@ -24,7 +25,7 @@ from typedgen.ir.passes.rewrite import prune_unreachable
 
 __all__ = ["STATEMENTS", "GrammarOptions", "SchemaNames", "build_sql_grammar"]
 
-STATEMENTS = ("select", "insert", "update", "delete", "create_table")
+STATEMENTS = ("select", "insert", "update", "delete", "merge", "create_table", "create_view")
 
 
 class _Builder(QueryRules, CallRules, ExpressionRules, StatementRules, TerminalRules):
@@ -35,9 +36,20 @@ class _Builder(QueryRules, CallRules, ExpressionRules, StatementRules, TerminalR
             "insert": self.insert,
             "update": self.update,
             "delete": self.delete,
+            "merge": self.merge,
             "create_table": self.create_table,
+            "create_view": self.create_view,
         }
-        statements = [builders[s]() for s in self.options.statements]
+        offered = {"merge": self.has("merge"), "create_view": self.has("create_view")}
+        statements = [builders[s]() for s in self.options.statements if offered.get(s, True)]
+        if not statements:
+            raise UnsupportedFeatureError(
+                f"the dialect {self.source!r} has none of the statements"
+                f" {', '.join(self.options.statements)}",
+                code="sql-statements",
+                origin=self.origin,
+                hint="MERGE and CREATE VIEW are offered only where the dialect has them",
+            )
         # One statement, optionally closed by ";" (a terminator; nothing may follow it).
         end = opt(self.punct(";")) if self.options.terminator else empty()
         self.rule("statement", seq(alt(*statements), end))
@@ -47,12 +59,13 @@ class _Builder(QueryRules, CallRules, ExpressionRules, StatementRules, TerminalR
         self.role_rules(classes, by_role)
         terminals = [*word_rules, *self.fixed_terminals()]
         reserved = [*reserved_words, *self.reserved_terminals()]
-        names = ["statement", "WS", *(r.name for r in reserved)]
+        ignore = ("WS", "COMMENT") if any(t.name == "COMMENT" for t in terminals) else ("WS",)
+        names = ["statement", *ignore, *(r.name for r in reserved)]
         rules = prune_unreachable([*self.rules.values(), *terminals, *reserved], names)
         return Grammar(
             rules,
             "statement",
-            ignore=("WS",),
+            ignore=ignore,
             reserved=tuple(r.name for r in reserved),
             origin=self.origin,
         )

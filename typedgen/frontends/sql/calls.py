@@ -63,7 +63,13 @@ class CallRules(RuleBuilder):
         if self.count_star:
             self.keyword("COUNT")
         for word, params in self.tables.types.items():
-            if word not in self.options.exclude_types:
+            if word in self.options.exclude_types:
+                continue
+            if " " in word and not self.options.comments:
+                # DOUBLE PRECISION: sqlglot reads any whitespace between the words (not a
+                # comment), so without comments the words are keywords in sequence.
+                self.type_phrases[word] = (self.keyword(*word.split()), params)
+            else:  # one terminal, single spaces only
                 self.lex.data_type(word, params)
         # Words of the fixed syntax that are also functions keep their own terminal; the
         # lexicon knows their arity as well.
@@ -165,8 +171,13 @@ class CallRules(RuleBuilder):
                 types.setdefault(role.type_params, []).extend(terminals)
         data_types = []
         number = Ref("INTEGER")
-        for params, terminals in sorted(types.items()):
-            names = alt(*(Ref(t) for t in sorted(terminals)))
+        named: dict[tuple[int, ...], list[Expr]] = {
+            params: [Ref(t) for t in sorted(terminals)] for params, terminals in types.items()
+        }
+        for phrase, params in self.type_phrases.values():
+            named.setdefault(params, []).append(phrase)
+        for params, refs in sorted(named.items()):
+            names = alt(*refs)
             suffixes: list[Expr] = []
             if 0 in params:
                 suffixes.append(empty())

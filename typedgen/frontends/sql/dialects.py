@@ -145,12 +145,18 @@ _PG_LIKE = frozenset({"cast_operator"}) | _TYPED_LITERALS
 for _name in ("postgres", "duckdb", "materialize", "risingwave", "redshift"):
     _define(_name, include_features=_PG_LIKE)
 _define("snowflake", include_features=frozenset({"cast_operator"}))
-for _name in ("bigquery", "mysql", "oracle"):
+for _name in ("bigquery", "oracle"):
     _define(_name, include_features=_TYPED_LITERALS)
+_define("mysql", include_features=_TYPED_LITERALS, exclude_features=frozenset({"merge"}))
 _define("generic", "", include_features=frozenset({"date_literal", "timestamp_literal"}))
 # SQLite refuses a parenthesised operand of UNION/EXCEPT ("near '(': syntax error"), which
-# sqlglot writes back unchanged.
-_define("sqlite", double_quoted_strings=True, exclude_features=frozenset({"paren_set_operand"}))
+# sqlglot writes back unchanged; SQLite and MySQL have no MERGE statement, which sqlglot
+# round-trips in every dialect.
+_define(
+    "sqlite",
+    double_quoted_strings=True,
+    exclude_features=frozenset({"paren_set_operand", "merge"}),
+)
 _define(
     "prql",
     refused="PRQL is a pipeline language (from t | filter ...), not SQL; sqlglot transpiles it"

@@ -144,6 +144,7 @@ class RuleBuilder:
         self.punct_used: set[str] = set()
         self.quoted: dict[str, str] = {}
         self.params_used: set[str] = set()
+        self.type_phrases: dict[str, tuple[Expr, tuple[int, ...]]] = {}
         self.count_star = False
         self.filter_clause: Expr = empty()
         self.distinct: Expr = empty()

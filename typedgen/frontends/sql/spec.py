@@ -31,12 +31,12 @@ class Sql:
     name; the check after decoding still resolves columns). ``terminator=False`` drops the
     optional closing ``;`` (for a host grammar that embeds the statement and ends it itself).
     ``comments=True`` accepts the dialect's comments (``--``, ``/* */``, ``#``...) as ignored
-    text, at most 256 characters of comments and whitespace between two words; off by
-    default, so a model cannot spend its budget in comments. ``whitespace="generation"``
+    text, each at most 256 characters; off by default, so a model cannot spend its budget in
+    comments (a run of comments is not bounded, only each comment). ``whitespace="generation"``
     (default) allows at most 32 whitespace characters with two line breaks between two words
     and around the statement, and no ``\r`` but in ``\r\n``; ``whitespace="check"`` is the
     wider language for checking SQL from elsewhere (100 characters, three line breaks, any
-    ``\r``; 512 characters with comments).
+    ``\r``).
 
     The grammar makes the output parse; it is not an authorisation layer: run generated SQL
     with a database role that may only do what the application allows.

@@ -103,6 +103,16 @@ FEATURE_PROBES: dict[str, str] = {
     "interval_bare": "SELECT INTERVAL '1 day'",
     "interval_number": "SELECT INTERVAL 1 DAY",
     "try_cast": "SELECT TRY_CAST(a AS INT) FROM t",
+    # Statements (each still opt-in through Sql(statements=...)).
+    "insert_select": "INSERT INTO t (a) SELECT a FROM u",
+    "merge": "MERGE INTO t USING s ON t.a = s.a WHEN MATCHED THEN UPDATE SET b = s.b"
+    " WHEN NOT MATCHED THEN INSERT (a, b) VALUES (s.a, s.b)",
+    "merge_delete": "MERGE INTO t USING s ON t.a = s.a WHEN MATCHED THEN DELETE",
+    "merge_and": "MERGE INTO t AS x USING (SELECT a FROM u) AS s ON x.a = s.a"
+    " WHEN MATCHED AND s.a > 1 THEN UPDATE SET b = 1",
+    "create_view": "CREATE VIEW v AS SELECT a FROM t",
+    "create_view_columns": "CREATE VIEW v (x) AS SELECT a FROM t",
+    "create_or_replace_view": "CREATE OR REPLACE VIEW v AS SELECT a FROM t",
     # Arrays, structs, subscripts.
     "array_literal": "SELECT [1, 2]",
     "array_constructor": "SELECT ARRAY[1, 2]",

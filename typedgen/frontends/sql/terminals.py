@@ -22,8 +22,8 @@ _MAX_WS = 100
 """Checking mode: at most this many whitespace characters between two lexemes (3 line breaks)."""
 _MAX_GEN_WS = 32
 """Generation mode: at most this many (2 line breaks, ``\r`` only before ``\n``)."""
-_MAX_COMMENTED_GAP = {"generation": 256, "check": 512}
-"""Characters between two lexemes (or around the statement) that hold comments, when on."""
+_MAX_COMMENT = 256
+"""Characters of one comment's text, when comments are on."""
 _CONTROLS = "".join(chr(c) for c in range(32) if c != 9) + "\x7f"
 """Control characters (all but tab) are refused inside strings and quoted names."""
 
@@ -83,7 +83,11 @@ class TerminalRules(RuleBuilder):
             "AT_PARAM": seq(Lit.text("@"), word),
         }
         out.extend(self.terminal(name, params[name], 2) for name in sorted(self.params_used))
-        out.append(self.terminal("WS", self.gap()))
+        out.append(self.terminal("WS", self.whitespace()))
+        if self.options.comments and self.tables.comments:
+            # Comments are lexemes of their own (ignored like WS): a gap that took both would
+            # have to give back a "-" when "-b" follows " -" (the lexer does not back up).
+            out.append(self.terminal("COMMENT", alt(*self.comment_forms(bounded=True))))
         quoted = self.quoted_identifier()
         if quoted is not None:
             out.append(self.terminal("QIDENT", quoted))
@@ -102,53 +106,27 @@ class TerminalRules(RuleBuilder):
         runs = seq(star(blank), Repeat(seq(newline, star(blank)), 0, 2))
         return Intersect((Repeat(CharClass.of(" \t\r\n"), 1, _MAX_GEN_WS), runs))
 
-    def comment_forms(self) -> tuple[list[Expr], list[Expr]]:
-        """The dialect's comments: (line comments: ``--``, ``#``, ``//`` to the line end;
-        block comments: ``/* */``)."""
+    def comment_forms(self, *, bounded: bool) -> list[Expr]:
+        """The dialect's comments: ``--``, ``#``, ``//`` to the line end, ``/* */``; each at
+        most :data:`_MAX_COMMENT` characters when ``bounded``."""
         text = CharClass.of(_CONTROLS, negated=True)
-        lines: list[Expr] = []
-        blocks: list[Expr] = []
+        limit = _MAX_COMMENT if bounded else None
+        forms: list[Expr] = []
         for opener in sorted(set(self.tables.comments)):
             if opener == "/*":
                 # No "*/" inside (it closes), no "/*" (some dialects nest comments).
-                body = _block_comment_text(alt(text, CharClass.of("\n")))
-                blocks.append(seq(Lit.text("/*"), body, Lit.text("*/")))
+                char = alt(text, CharClass.of("\n"))
+                body = _block_comment_text(char)
+                if limit is not None:
+                    body = Intersect((Repeat(char, 0, limit), body))
+                forms.append(seq(Lit.text("/*"), body, Lit.text("*/")))
             else:
                 # Up to the line end; sqlglot writes it back as /* ... */, so no "*/" inside.
-                lines.append(seq(Lit.text(opener), _line_comment_text(text)))
-        return lines, blocks
-
-    def gap(self) -> Expr:
-        """What may stand between two lexemes: whitespace, and comments when they are on.
-
-        With comments, the whole gap (comments and the whitespace around them) is bounded in
-        length, which bounds runs of comments too. A line comment is followed by a line
-        break (or ends the text), so where one comment ends is never in doubt."""
-        ws = self.whitespace()
-        if not self.options.comments:
-            return ws
-        lines, blocks = self.comment_forms()
-        if not lines and not blocks:
-            return ws
-        check = self.options.whitespace == "check"
-        newline = alt(Lit.text("\n"), Lit.text("\r\n"))
-        blank = CharClass.of(" \t\r\n") if check else alt(CharClass.of(" \t"), newline)
-        item = alt(*blocks, *(seq(line, newline) for line in lines))
-        commented = seq(star(blank), Repeat(seq(item, star(blank)), 1))
-        if lines:
-            end = seq(star(blank), star(seq(item, star(blank))), alt(*lines))
-            commented = alt(commented, end)
-        limit = _MAX_COMMENTED_GAP[self.options.whitespace]
-        any_char = CharClass.of("", negated=True)
-        return alt(ws, Intersect((Repeat(any_char, 1, limit), commented)))
-
-    def any_gap(self) -> Expr:
-        """Every run the tokenizer would read as whitespace (and comments, when on)."""
-        parts: list[Expr] = [CharClass.of(" \t\r\n")]
-        if self.options.comments:
-            lines, blocks = self.comment_forms()
-            parts += [*lines, *blocks]
-        return Repeat(alt(*parts), 1)
+                body = _line_comment_text(text)
+                if limit is not None:
+                    body = Intersect((Repeat(text, 0, limit), body))
+                forms.append(seq(Lit.text(opener), body))
+        return forms
 
     def string(self) -> Expr:
         forms: list[Expr] = []
@@ -211,10 +189,14 @@ class TerminalRules(RuleBuilder):
         if symbols:
             body = alt(*(Lit.text(s) for s in symbols))
             out.append(self.terminal("RESERVED_SYMBOL", body, 3))
-        # Any other run of whitespace (and comments, when on) lexes as this terminal, which
-        # WS outranks on equal length: a run longer than WS allows, a lone "\r" in generation
-        # mode, or one comment too many is refused rather than split into two runs.
-        out.append(self.terminal("RESERVED_WHITESPACE", self.any_gap(), 0))
+        # Any other run of whitespace lexes as this terminal, which WS outranks on equal
+        # length: a run longer than WS allows, or a lone "\r" in generation mode, is refused
+        # rather than split into two runs; so is a comment longer than COMMENT allows.
+        any_ws = Repeat(CharClass.of(" \t\r\n"), 1)
+        out.append(self.terminal("RESERVED_WHITESPACE", any_ws, 0))
+        if self.options.comments and self.tables.comments:
+            long_comment = alt(*self.comment_forms(bounded=False))
+            out.append(self.terminal("RESERVED_LONG_COMMENT", long_comment, 0))
         word_after_digits = seq(
             Repeat(_DIGIT, 1),
             opt(seq(Lit.text("."), Repeat(_DIGIT, 1))),
