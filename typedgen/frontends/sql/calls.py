@@ -56,6 +56,9 @@ class CallRules(RuleBuilder):
         # Keywords of the call tails are registered now: the lexicon is built before the
         # call rule (which needs the word groups) is made.
         self.over_clause = self.over_tail()
+        if self.has("ignore_nulls_inside"):
+            # BigQuery: ARRAY_AGG(x IGNORE NULLS), the single argument of an aggregate.
+            self.nulls_inside = opt(self.keyword("IGNORE", "NULLS"))
         if self.has("within_group"):
             order_by = self.parens(self.ref("order_by"))
             self.within_group = opt(seq(self.keyword("WITHIN", "GROUP"), order_by))
@@ -204,6 +207,8 @@ class CallRules(RuleBuilder):
         if n == 0:
             return empty()
         head = alt(expr, first) if first is not None and n == 1 else expr
+        if first is not None and n == 1:
+            head = seq(head, self.nulls_inside)
         return seq(head, *(seq(self.punct(","), expr) for _ in range(n - 1)))
 
     def with_quoted(self, terminals: Iterable[str]) -> list[str]:

@@ -142,12 +142,23 @@ for _name in (
     _define(_name)
 _TYPED_LITERALS: frozenset[str] = frozenset({"date_literal", "timestamp_literal"})
 _PG_LIKE = frozenset({"cast_operator"}) | _TYPED_LITERALS
-for _name in ("postgres", "duckdb", "materialize", "risingwave", "redshift"):
+# PostgreSQL's a ISNULL / a NOTNULL come back as IS [NOT] NULL (and other dialects read
+# them too, so a read probe cannot tell).
+_define("postgres", include_features=_PG_LIKE | {"isnull_op", "notnull_op"})
+for _name in ("materialize", "risingwave", "redshift"):
     _define(_name, include_features=_PG_LIKE)
+# DuckDB reads FROM-first queries (FROM t SELECT a), which sqlglot writes SELECT-first (and
+# also reads in dialects that have no such syntax, so no probe can tell).
+_define("duckdb", include_features=_PG_LIKE | {"from_first"})
 _define("snowflake", include_features=frozenset({"cast_operator"}))
 for _name in ("bigquery", "oracle"):
     _define(_name, include_features=_TYPED_LITERALS)
-_define("mysql", include_features=_TYPED_LITERALS, exclude_features=frozenset({"merge"}))
+# MySQL's a REGEXP 'x' comes back as REGEXP_LIKE(a, 'x').
+_define(
+    "mysql",
+    include_features=_TYPED_LITERALS | {"regexp"},
+    exclude_features=frozenset({"merge"}),
+)
 _define("generic", "", include_features=frozenset({"date_literal", "timestamp_literal"}))
 # SQLite refuses a parenthesised operand of UNION/EXCEPT ("near '(': syntax error"), which
 # sqlglot writes back unchanged; SQLite and MySQL have no MERGE statement, which sqlglot

@@ -16,17 +16,17 @@ class QueryRules(RuleBuilder):
         with_clause: Expr = empty()
         if not self.options.schema or self.options.ctes_in_schema:
             recursive = opt(self.keyword("RECURSIVE")) if self.has("recursive") else empty()
-            columns: Expr = empty()
+            cte_body: Expr = seq(self.keyword("AS"), self.parens(self.ref("query")))
             if self.has("cte_columns"):
                 columns = self.parens(self.separated(self.ref("ident")))
-                # Where sqlglot names a CTE's unnamed columns when it writes the query back
-                # (T-SQL: SELECT a AS a), a CTE names its columns.
                 if self.has("cte_unaliased"):
-                    columns = opt(columns)
-            cte = self.rule(
-                "cte",
-                seq(self.ref("ident"), columns, self.keyword("AS"), self.parens(self.ref("query"))),
-            )
+                    cte_body = seq(opt(columns), cte_body)
+                else:
+                    # T-SQL: sqlglot names a CTE's unnamed columns when it writes the query
+                    # back (SELECT a AS a), so a CTE names them: a column list, or AS names.
+                    named = seq(self.keyword("AS"), self.parens(self.ref("cte_select")))
+                    cte_body = alt(seq(columns, cte_body), named)
+            cte = self.rule("cte", seq(self.ref("ident"), cte_body))
             with_clause = opt(seq(self.keyword("WITH"), recursive, self.separated(cte)))
         set_ops = []
         for feature, words in (
@@ -125,7 +125,23 @@ class QueryRules(RuleBuilder):
         distinct: Expr = kw("DISTINCT")
         if self.has("distinct_on"):
             distinct = seq(distinct, opt(seq(kw("ON"), self.parens(self.separated(ref("expr"))))))
-        self.rule("select_core", seq(kw("SELECT"), opt(distinct), top, *clauses))
+        forms = [seq(kw("SELECT"), opt(distinct), top, *clauses)]
+        if self.has("from_first"):
+            # DuckDB: FROM t [SELECT a] [WHERE ...]; sqlglot writes it back SELECT-first.
+            select = opt(seq(kw("SELECT"), opt(distinct), self.separated(item)))
+            forms.append(seq(kw("FROM"), ref("from_items"), select, *clauses[1:]))
+        self.rule("select_core", alt(*forms))
+        if self.has("cte_columns") and not self.has("cte_unaliased"):
+            # Where sqlglot names a CTE's unnamed columns when it writes the query back
+            # (T-SQL), a CTE body without a column list names every value (AS name).
+            named_item = seq(ref("expr"), kw("AS"), ref("ident"))
+            star_item = alt(self.punct("*"), seq(ref("ident"), self.punct("."), self.punct("*")))
+            named_items = self.separated(alt(star_item, named_item))
+            named_clauses = [
+                alt(seq(named_items, kw("FROM"), ref("from_items")), named_items),
+                *clauses[1:],
+            ]
+            self.rule("cte_select", seq(kw("SELECT"), opt(distinct), top, *named_clauses))
         self.from_clause()
         order_item = self.rule(
             "order_item",

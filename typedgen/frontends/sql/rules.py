@@ -150,6 +150,7 @@ class RuleBuilder:
         self.distinct: Expr = empty()
         self.over_clause: Expr = empty()
         self.within_group: Expr = empty()
+        self.nulls_inside: Expr = empty()
 
     def keyword(self, *words: str) -> Expr:
         """The terminals of fixed-syntax words, in sequence."""

@@ -185,11 +185,24 @@ FEATURE_PROBES: dict[str, str] = {
 """Each syntax feature the grammar offers, with the SQL that must round-trip for it to be on."""
 
 READ_FEATURES: frozenset[str] = frozenset(
-    {"json_arrow_path", "sample", "lateral_function", "tablesample_plain", "tablesample_percent"}
+    {
+        "json_arrow_path",
+        "sample",
+        "lateral_function",
+        "tablesample_plain",
+        "tablesample_percent",
+        "extract",
+    }
 )
 """Features whose probe need not come back in the same spelling, only as the same tree:
 native syntax that sqlglot writes in another form (SQLite's ``a -> 'k'`` comes back as
-``a -> '$.k'``, Snowflake's ``SAMPLE (10)`` as ``TABLESAMPLE BERNOULLI (10)``)."""
+``a -> '$.k'``, Snowflake's ``SAMPLE (10)`` as ``TABLESAMPLE BERNOULLI (10)`` and
+``EXTRACT(YEAR FROM a)`` as ``DATE_PART``). Only where no other dialect reads the probe as
+a transpilation: PostgreSQL's ``a ISNULL`` or MySQL's ``a REGEXP 'x'`` are read elsewhere
+too, so those are dialect overrides (:mod:`.dialects`)."""
+
+_HEX_NUMBER = ("0x", "0X")
+"""Openers of hex numbers without a closing quote (``0xCC``) in ``HEX_STRINGS``."""
 
 _STRING_KINDS = {
     "BIT_STRINGS": ("bit", "01"),
@@ -480,6 +493,10 @@ def _string_forms(tok: Any, dialect: Any) -> tuple[tuple[str, str, str], ...]:
                 if not isinstance(entry, tuple) or len(entry) != 2:
                     continue
                 opener, closer = entry
+                if kind == "hex" and opener in _HEX_NUMBER and closer == "":
+                    if _round_trips(f"SELECT {opener}CC", dialect, exact=False):
+                        out.append(("hex_number", opener, ""))
+                    continue
                 if not (len(closer) == 1 and opener.endswith(closer) and opener[:-1].isalpha()):
                     continue
                 if _round_trips(f"SELECT {opener}{body}{closer}", dialect, exact=False):
@@ -616,8 +633,16 @@ def _read_tables(name: str) -> DialectTables:
             for name, sql in FEATURE_PROBES.items()
             if _round_trips(sql, dialect, exact=name not in READ_FEATURES)
         )
+        # Date parts: typedgen's list and the canonical names of the dialect's own mapping
+        # (WEEKISO, DAYOFWEEK, NANOSECOND...), in any spelling sqlglot reads back the same.
+        mapped = getattr(type(dialect), "DATE_PART_MAPPING", {}) or {}
+        parts = dict.fromkeys(
+            [*_DATE_PARTS, *(v for v in mapped.values() if set(v) <= _WORD_CHARS)]
+        )
         extract_units = tuple(
-            u for u in _DATE_PARTS if _round_trips(f"SELECT EXTRACT({u} FROM a) FROM t", dialect)
+            u
+            for u in parts
+            if _round_trips(f"SELECT EXTRACT({u} FROM a) FROM t", dialect, exact=False)
         )
         interval_units = tuple(
             u for u in _DATE_PARTS if _round_trips(f"SELECT INTERVAL '1' {u}", dialect)

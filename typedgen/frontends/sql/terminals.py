@@ -164,6 +164,7 @@ class TerminalRules(RuleBuilder):
             "raw": star(plain),
             "unicode": star(alt(plain, Lit.text(closer * 2))),
             "dollar": _dollar_body(),
+            "hex_number": Repeat(CharClass.of("0123456789abcdefABCDEF"), 1),
         }
         return seq(head, bodies[kind], Lit.text(closer))
 
@@ -205,7 +206,9 @@ class TerminalRules(RuleBuilder):
         )
         out.append(self.terminal("RESERVED_NUMBER_WORD", word_after_digits, 0))
         # A prefixed string whose body its kind refuses (X'zz') is still one token for sqlglot.
-        for i, (_, opener, closer) in enumerate(self.tables.string_forms):
+        for i, (kind, opener, closer) in enumerate(self.tables.string_forms):
+            if kind == "hex_number":
+                continue  # 0xz lexes as RESERVED_NUMBER_WORD
             head = seq(
                 *(
                     CharClass.of(c.upper() + c.lower()) if c.isalpha() else Lit.text(c)

@@ -1,0 +1,104 @@
+"""Constructs of issue 15, each on where its probe round-trips and off elsewhere.
+
+Every accepted text must also parse with sqlglot in the dialect and round-trip (the oracle);
+each construct is refused in a dialect whose tables do not offer it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import typedgen
+from typedgen.errors import UnsupportedFeatureError
+
+from ._sql import round_trips, sql_accepts
+
+# (dialect that has it, text, a dialect that does not, or None)
+CONSTRUCTS = [
+    ("postgres", "SELECT ARRAY[1, 2], a[1] FROM t", "sqlite"),
+    ("duckdb", "SELECT [1, 2], {'a': 1}, a[1] FROM t", "mysql"),
+    ("bigquery", "SELECT * FROM UNNEST(a) AS x WITH OFFSET AS o", "sqlite"),
+    ("postgres", "SELECT * FROM UNNEST(a) WITH ORDINALITY AS u(x, n)", "sqlite"),
+    ("postgres", "SELECT * FROM t, LATERAL (SELECT 1) AS s", "sqlite"),
+    ("postgres", "SELECT * FROM GENERATE_SERIES(1, 3) AS s", None),
+    ("postgres", "SELECT * FROM (VALUES (1, 2)) AS t(a, b)", None),
+    ("snowflake", "SELECT * FROM t SAMPLE (10)", "sqlite"),
+    ("postgres", "SELECT * FROM t TABLESAMPLE SYSTEM (50)", "sqlite"),
+    ("snowflake", "SELECT * FROM t PIVOT(SUM(a) FOR b IN ('x', 'y'))", "postgres"),
+    ("snowflake", "SELECT * FROM t UNPIVOT(a FOR b IN (c, d))", "postgres"),
+    ("bigquery", "SELECT * EXCEPT (a) FROM t", None),
+    ("snowflake", "SELECT * EXCLUDE (a) FROM t", "postgres"),
+    ("postgres", "SELECT DISTINCT ON (a) a, b FROM t", "mysql"),
+    ("duckdb", "SELECT a, SUM(b) FROM t GROUP BY ALL", None),
+    ("postgres", "SELECT SUM(a) OVER w FROM t WINDOW w AS (PARTITION BY b)", None),
+    ("postgres", "SELECT PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY a) FROM t", None),
+    ("snowflake", "SELECT FIRST_VALUE(a) IGNORE NULLS OVER (ORDER BY b) FROM t", "postgres"),
+    ("postgres", "SELECT TRIM(BOTH 'x' FROM a), POSITION('x' IN a) FROM t", "sqlite"),
+    ("postgres", "SELECT SUBSTRING(a FROM 1 FOR 2) FROM t", "sqlite"),
+    ("sqlite", "SELECT a COLLATE NOCASE FROM t", None),
+    ("postgres", 'SELECT a COLLATE "de_DE" FROM t', None),
+    ("postgres", "SELECT * FROM t WHERE a = $1", None),
+    ("sqlite", "SELECT * FROM t WHERE a = ?", None),
+    ("snowflake", "SELECT * FROM t WHERE a = :x", "postgres"),
+    ("tsql", "SELECT * FROM t WHERE a = @x", "postgres"),
+    ("sqlite", "SELECT a -> '$.k', a ->> 'k' FROM t", "tsql"),
+    ("postgres", "SELECT E'a\\nb', X'CC', B'01'", "sqlite"),
+    ("postgres", "SELECT CAST(a AS DOUBLE PRECISION), CAST(b AS CHARACTER VARYING(3))", None),
+    ("generic", "SELECT CAST(a AS STRING), CAST(b AS NUMERIC(12, 2)), CAST(c AS DEC(15, 4))", None),
+    ("postgres", "SELECT a FROM t WHERE a ISNULL OR b NOTNULL", "mysql"),
+    ("mysql", "SELECT a FROM t WHERE a REGEXP 'x'", "postgres"),
+]
+
+
+@pytest.mark.parametrize(("dialect", "text", "without"), CONSTRUCTS)
+def test_construct(dialect: str, text: str, without: str | None) -> None:
+    sql = typedgen.Sql(dialect)
+    assert sql_accepts(sql, text), (dialect, text)
+    ok, detail = round_trips(text, sql.dialect)
+    assert ok, detail
+    if without is not None:
+        assert not sql_accepts(typedgen.Sql(without), text), (without, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SELECT X'zz'",  # a hex string with a non-hex body is one token for sqlglot
+        "SELECT * FROM t WHERE a = $1a",
+        "SELECT $$a$$",  # sqlglot writes it back as 'a', which reads to another tree
+    ],
+)
+def test_refused_spellings(text: str) -> None:
+    assert not sql_accepts(typedgen.Sql("postgres"), text)
+
+
+STATEMENTS = [
+    (
+        "postgres",
+        "merge",
+        "MERGE INTO t USING s ON t.a = s.a WHEN MATCHED AND s.b > 1 THEN UPDATE SET b = s.b"
+        " WHEN MATCHED THEN DELETE WHEN NOT MATCHED THEN INSERT (a, b) VALUES (s.a, s.b)",
+        "Merge",
+    ),
+    ("postgres", "create_view", "CREATE OR REPLACE VIEW v AS SELECT a FROM t", "Create"),
+    ("sqlite", "create_view", "CREATE VIEW v (x) AS SELECT a FROM t", "Create"),
+    ("sqlite", "insert", "INSERT INTO t (a) SELECT a FROM u WHERE b > 1", "Insert"),
+]
+
+
+@pytest.mark.parametrize(("dialect", "kind", "text", "node"), STATEMENTS)
+def test_statements_are_opt_in(dialect: str, kind: str, text: str, node: str) -> None:
+    sql = typedgen.Sql(dialect, statements=(kind,))
+    assert sql_accepts(sql, text)
+    assert type(sql.parse(text)).__name__ == node
+    ok, detail = round_trips(text, dialect)
+    assert ok, detail
+    assert not sql_accepts(typedgen.Sql(dialect), text)  # SELECT only by default
+
+
+def test_merge_only_where_the_dialect_has_it() -> None:
+    sql = typedgen.Sql("sqlite", statements=("select", "merge"))
+    assert not sql_accepts(sql, "MERGE INTO t USING s ON t.a = s.a WHEN MATCHED THEN DELETE")
+    assert sql_accepts(sql, "SELECT 1")
+    with pytest.raises(UnsupportedFeatureError, match="none of the statements merge"):
+        typedgen.grammar_of(typedgen.Sql("mysql", statements=("merge",)))
