@@ -47,6 +47,12 @@ CONSTRUCTS = [
     ("generic", "SELECT CAST(a AS STRING), CAST(b AS NUMERIC(12, 2)), CAST(c AS DEC(15, 4))", None),
     ("postgres", "SELECT a FROM t WHERE a ISNULL OR b NOTNULL", "mysql"),
     ("mysql", "SELECT a FROM t WHERE a REGEXP 'x'", "postgres"),
+    ("tsql", "SELECT * FROM x CROSS APPLY (SELECT v FROM t) AS s", "postgres"),
+    ("tsql", "SELECT x FROM a WITH (NOLOCK) WHERE x = N'y'", "postgres"),
+    ("sqlite", "SELECT * FROM t INDEXED BY i WHERE a NOT NULL", "postgres"),
+    # NULLS FIRST/LAST only after the directions where it round-trips (not the default).
+    ("sqlite", "SELECT a FROM t ORDER BY a DESC NULLS FIRST, b ASC NULLS LAST", "mysql"),
+    ("postgres", "SELECT a FROM t ORDER BY a NULLS FIRST, b DESC NULLS LAST", "tsql"),
 ]
 
 

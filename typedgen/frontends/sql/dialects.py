@@ -166,6 +166,7 @@ _define("generic", "", include_features=frozenset({"date_literal", "timestamp_li
 _define(
     "sqlite",
     double_quoted_strings=True,
+    include_features=frozenset({"not_null_op"}),  # a NOT NULL comes back as NOT a IS NULL
     exclude_features=frozenset({"paren_set_operand", "merge"}),
 )
 _define(

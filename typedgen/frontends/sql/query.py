@@ -143,16 +143,7 @@ class QueryRules(RuleBuilder):
             ]
             self.rule("cte_select", seq(kw("SELECT"), opt(distinct), top, *named_clauses))
         self.from_clause()
-        order_item = self.rule(
-            "order_item",
-            seq(
-                ref("group_item"),
-                opt(alt(kw("ASC"), kw("DESC"))),
-                opt(seq(kw("NULLS"), alt(kw("FIRST"), kw("LAST"))))
-                if self.has("nulls_first") or self.has("nulls_last")
-                else empty(),
-            ),
-        )
+        order_item = self.rule("order_item", seq(ref("group_item"), self.direction()))
         self.rule("order_by", seq(kw("ORDER"), kw("BY"), self.separated(order_item)))
         # Output-column aliases may be named in GROUP BY and ORDER BY; in schema-aware mode
         # they are not schema columns, so name them here.
@@ -173,6 +164,20 @@ class QueryRules(RuleBuilder):
         if self.has("group_by_all"):
             group_by = alt(group_by, kw("ALL"))
         self.rule("group_by", group_by)
+
+    def direction(self) -> Expr:
+        """``[ASC|DESC] [NULLS FIRST|LAST]``: each NULLS placement only after the direction it
+        round-trips with (where it is the default, sqlglot drops it: another tree)."""
+        kw = self.keyword
+
+        def nulls(*pairs: tuple[str, str]) -> Expr:
+            words = [kw("NULLS", word) for feature, word in pairs if self.has(feature)]
+            return opt(alt(*words)) if words else empty()
+
+        plain = nulls(("nulls_first", "FIRST"), ("nulls_last_plain", "LAST"))
+        asc = nulls(("nulls_first_asc", "FIRST"), ("nulls_last_asc", "LAST"))
+        desc = nulls(("nulls_first_desc", "FIRST"), ("nulls_last", "LAST"))
+        return alt(plain, seq(kw("ASC"), asc), seq(kw("DESC"), desc))
 
     def star_modifiers(self) -> Expr:
         """``* EXCEPT (a)``, ``* EXCLUDE (a)``, ``* REPLACE (x AS a)``, where the dialect has
@@ -201,7 +206,7 @@ class QueryRules(RuleBuilder):
         if self.has("derived_no_alias"):
             derived_alias = opt(derived_alias)
         derived = seq(self.parens(ref("query")), derived_alias)
-        named: list[Expr] = [opt(table_alias)]
+        named: list[Expr] = [seq(opt(table_alias), self.table_hints())]
         named += self.table_samples()
         named += self.pivots()
         primaries: list[Expr] = [seq(ref("table_name"), alt(*named)), derived]
@@ -227,12 +232,26 @@ class QueryRules(RuleBuilder):
                 joins.append(seq(kw("CROSS"), kw("JOIN"), lateral))
         if self.has("natural_join"):
             joins.append(seq(kw("NATURAL"), opt(alt(*sides)), kw("JOIN"), primary))
+        for feature, word in (("cross_apply", "CROSS"), ("outer_apply", "OUTER")):
+            if self.has(feature):
+                joins.append(seq(kw(word), kw("APPLY"), primary))
         join = self.rule("join", alt(*joins))
         self.rule("table_item", seq(primary, star(join)))
         later: Expr = ref("table_item")
         if lateral is not None:
             later = alt(later, seq(lateral, star(join)))
         self.rule("from_items", seq(ref("table_item"), star(seq(self.punct(","), later))))
+
+    def table_hints(self) -> Expr:
+        """T-SQL's ``WITH (NOLOCK)``, SQLite's ``INDEXED BY i`` / ``NOT INDEXED``."""
+        kw, ref = self.keyword, self.ref
+        hints: list[Expr] = []
+        if self.has("table_hint"):
+            hints.append(seq(kw("WITH"), self.parens(self.separated(ref("ident")))))
+        if self.has("indexed_by"):
+            hints.append(seq(kw("INDEXED"), kw("BY"), ref("ident")))
+            hints.append(kw("NOT", "INDEXED"))
+        return opt(alt(*hints)) if hints else empty()
 
     def lateral(self, derived_alias: Expr, name_alias: Expr) -> Expr | None:
         """``LATERAL (SELECT ...) AS s`` and ``LATERAL f(x) AS s`` (after a comma)."""

@@ -45,6 +45,10 @@ FEATURE_PROBES: dict[str, str] = {
     "qualify": "SELECT a FROM t QUALIFY ROW_NUMBER() OVER (ORDER BY a) = 1",
     "nulls_first": "SELECT a FROM t ORDER BY a NULLS FIRST",
     "nulls_last": "SELECT a FROM t ORDER BY a DESC NULLS LAST",
+    "nulls_last_plain": "SELECT a FROM t ORDER BY a NULLS LAST",
+    "nulls_first_asc": "SELECT a FROM t ORDER BY a ASC NULLS FIRST",
+    "nulls_last_asc": "SELECT a FROM t ORDER BY a ASC NULLS LAST",
+    "nulls_first_desc": "SELECT a FROM t ORDER BY a DESC NULLS FIRST",
     "date_literal": "SELECT DATE '2020-01-31'",
     "interval": "SELECT INTERVAL '1' DAY",
     "extract": "SELECT EXTRACT(YEAR FROM a) FROM t",
@@ -53,6 +57,10 @@ FEATURE_PROBES: dict[str, str] = {
     "natural_join": "SELECT * FROM a NATURAL JOIN b",
     "using": "SELECT * FROM a JOIN b USING (x)",
     "cross_join": "SELECT * FROM a CROSS JOIN b",
+    "cross_apply": "SELECT * FROM x CROSS APPLY (SELECT v FROM t) AS s",
+    "outer_apply": "SELECT * FROM x OUTER APPLY (SELECT v FROM t) AS s",
+    "table_hint": "SELECT x FROM a WITH (NOLOCK)",
+    "indexed_by": "SELECT * FROM t INDEXED BY i",
     "union": "SELECT a FROM t UNION SELECT a FROM u",
     "union_all": "SELECT a FROM t UNION ALL SELECT a FROM u",
     "union_distinct": "SELECT a FROM t UNION DISTINCT SELECT a FROM u",
@@ -192,6 +200,14 @@ READ_FEATURES: frozenset[str] = frozenset(
         "tablesample_plain",
         "tablesample_percent",
         "extract",
+        # NULLS FIRST/LAST where it is the default come back omitted (ASC too); read only
+        # where some placement round-trips exactly (below), so MySQL gets none.
+        "nulls_first",
+        "nulls_last",
+        "nulls_last_plain",
+        "nulls_first_asc",
+        "nulls_last_asc",
+        "nulls_first_desc",
     }
 )
 """Features whose probe need not come back in the same spelling, only as the same tree:
@@ -211,6 +227,8 @@ _STRING_KINDS = {
     "RAW_STRINGS": ("raw", "ab"),
     "UNICODE_STRINGS": ("unicode", "ab"),
 }
+_NATIONAL = ("N'", "'")
+"""National strings (``N'...'``), which sqlglot's tokenizer reads in every dialect but Spark."""
 """sqlglot tokenizer tables of prefixed strings, with the kind and a body to probe with."""
 
 _PROBE_MAX_ARGS = 5
@@ -501,6 +519,8 @@ def _string_forms(tok: Any, dialect: Any) -> tuple[tuple[str, str, str], ...]:
                     continue
                 if _round_trips(f"SELECT {opener}{body}{closer}", dialect, exact=False):
                     out.append((kind, opener, closer))
+        if _round_trips(f"SELECT {_NATIONAL[0]}ab{_NATIONAL[1]}", dialect, exact=False):
+            out.append(("national", *_NATIONAL))
         dollar = "$$" in (getattr(tok, "RAW_STRINGS", ()) or ()) or "$" in (
             getattr(tok, "HEREDOC_STRINGS", ()) or ()
         )
@@ -633,6 +653,9 @@ def _read_tables(name: str) -> DialectTables:
             for name, sql in FEATURE_PROBES.items()
             if _round_trips(sql, dialect, exact=name not in READ_FEATURES)
         )
+        nulls = {name for name in features if name.startswith("nulls_")}
+        if not any(_round_trips(FEATURE_PROBES[name], dialect) for name in sorted(nulls)):
+            features -= nulls
         # Date parts: typedgen's list and the canonical names of the dialect's own mapping
         # (WEEKISO, DAYOFWEEK, NANOSECOND...), in any spelling sqlglot reads back the same.
         mapped = getattr(type(dialect), "DATE_PART_MAPPING", {}) or {}

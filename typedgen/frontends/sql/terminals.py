@@ -134,15 +134,20 @@ class TerminalRules(RuleBuilder):
         for q in self.tables.string_quotes:
             if q in id_quotes:
                 continue  # read as an identifier delimiter (T-SQL's "x")
-            excluded = q + _CONTROLS
-            parts: list[Expr] = []
-            if self.tables.backslash_escapes:
-                excluded += "\\"
-                parts.append(seq(Lit.text("\\"), CharClass.of(_CONTROLS, negated=True)))
-            parts.append(CharClass.of(excluded, negated=True))
-            parts.append(Lit.text(q + q))
-            forms.append(seq(Lit.text(q), star(alt(*parts)), Lit.text(q)))
+            forms.append(seq(Lit.text(q), self.string_body(q), Lit.text(q)))
         return alt(*forms)
+
+    def string_body(self, q: str) -> Expr:
+        """The inside of a ``q``-quoted string: doubled quotes, backslash escapes where the
+        dialect has them, no control characters but tab."""
+        excluded = q + _CONTROLS
+        parts: list[Expr] = []
+        if self.tables.backslash_escapes:
+            excluded += "\\"
+            parts.append(seq(Lit.text("\\"), CharClass.of(_CONTROLS, negated=True)))
+        parts.append(CharClass.of(excluded, negated=True))
+        parts.append(Lit.text(q + q))
+        return star(alt(*parts))
 
     def prefixed_string(self, kind: str, opener: str, closer: str) -> Expr:
         """``X'CC'``, ``B'01'``, ``E'a\\n'``, ``R'a'``, ``U&'a'``, ``$$a$$``: the body each
@@ -163,6 +168,7 @@ class TerminalRules(RuleBuilder):
             ),
             "raw": star(plain),
             "unicode": star(alt(plain, Lit.text(closer * 2))),
+            "national": self.string_body(closer),
             "dollar": _dollar_body(),
             "hex_number": Repeat(CharClass.of("0123456789abcdefABCDEF"), 1),
         }
