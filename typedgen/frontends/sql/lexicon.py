@@ -17,6 +17,7 @@ terminals whose words play that role.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -38,15 +39,17 @@ def basic_terminal(name: str, body: Expr, origin: Origin, priority: int = 1) -> 
     return Rule(name, body, lexical=True, priority=priority, lexing=Lexing.BASIC, origin=origin)
 
 
+@functools.cache
+def _letter(ch: str) -> Expr:
+    """One character of a case-insensitive word (shared: a dialect has ~1,000 words)."""
+    if ch.isalpha() and ch.isascii():
+        return CharClass.of(ch.upper() + ch.lower())
+    return Lit.text(ch)
+
+
 def ci_word(word: str, *, origin: Origin | None = None) -> Expr:
     """A word matched case-insensitively (ASCII letters), as sqlglot matches keywords."""
-    parts: list[Expr] = []
-    for ch in word:
-        if ch.isalpha() and ch.isascii():
-            parts.append(CharClass.of(ch.upper() + ch.lower()))
-        else:
-            parts.append(Lit.text(ch))
-    return Seq(tuple(parts), origin=origin)
+    return Seq(tuple(_letter(ch) for ch in word), origin=origin)
 
 
 @dataclass(frozen=True, order=True)
