@@ -2,7 +2,9 @@
 
 Every supported dialect, with and without a schema, on the real SmolLM2 vocabulary. A uniform
 walk mostly spells long identifiers, so the walk prefers tokens that are whole SQL words or
-single punctuation characters, and stops (with some probability) wherever the text may end.
+single punctuation characters; after a random minimum length it heads for the end (the next
+token of the grammar's shortest completion, else closing punctuation) and stops as soon as the
+text may end, so that most walks finish (issue 17, item 9).
 """
 
 from __future__ import annotations
@@ -97,7 +99,13 @@ def _walk(
 
 
 def _check(
-    dialect: str, smollm2_vocab: Any, walks: int, schema: Any = None, **options: Any
+    dialect: str,
+    smollm2_vocab: Any,
+    walks: int,
+    schema: Any = None,
+    *,
+    finished: int,
+    **options: Any,
 ) -> None:
     sql = typedgen.Sql(dialect, schema=schema, **options)
     grammar = typedgen.grammar_of(sql)
@@ -115,27 +123,27 @@ def _check(
         ok, detail = round_trips(text, sql.dialect)
         assert ok, f"{dialect}: {text!r} -> {detail}"
     print(f"{dialect}: {ended} of {walks} walks ended")
-    # Biased towards completion after a minimum length, nearly every walk ends (issue 17,
-    # item 9: at least 50 finished walks per main dialect).
-    assert ended >= walks * 5 // 6, f"{dialect}: only {ended} of {walks} walks ended"
+    # Biased towards completion after a minimum length, most walks end (issue 17, item 9: at
+    # least 50 finished walks per main dialect).
+    assert ended >= finished, f"{dialect}: only {ended} of {walks} walks ended"
 
 
 @pytest.mark.parametrize("dialect", MAIN)
 def test_main_dialects(dialect: str, smollm2_vocab: Any) -> None:
-    _check(dialect, smollm2_vocab, 60)
+    _check(dialect, smollm2_vocab, 66, finished=50)
 
 
 @pytest.mark.parametrize("dialect", ["postgres", "mysql", "snowflake"])
 def test_comments_and_checking_whitespace(dialect: str, smollm2_vocab: Any) -> None:
-    _check(dialect, smollm2_vocab, 30, comments=True, whitespace="check")
+    _check(dialect, smollm2_vocab, 30, finished=20, comments=True, whitespace="check")
 
 
 @pytest.mark.parametrize("dialect", MAIN[:4])
 def test_main_dialects_with_schema(dialect: str, smollm2_vocab: Any) -> None:
-    _check(dialect, smollm2_vocab, 30, SCHEMA)
+    _check(dialect, smollm2_vocab, 30, SCHEMA, finished=20)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("dialect", sorted(set(DIALECTS) - set(MAIN)))
 def test_other_dialects(dialect: str, smollm2_vocab: Any) -> None:
-    _check(dialect, smollm2_vocab, 12)
+    _check(dialect, smollm2_vocab, 12, finished=8)
