@@ -83,17 +83,23 @@ def _select_items(dialect: str) -> list[str]:
     return list(seen)
 
 
-# Measured acceptance of sqlglot's own dialect tests (its SELECT statements); these fixtures
-# exercise every corner of each dialect (JSON paths, LATERAL, PIVOT, TABLESAMPLE...), far
-# beyond what the grammar offers. The floors keep regressions visible.
+# Measured acceptance of sqlglot's own dialect tests (its SELECT statements) in the checking
+# language; these fixtures exercise every corner of each dialect, beyond what the grammar
+# offers (benchmarks/RESULTS.md lists the rejections by construct). The floors sit just below
+# the measured rates (2026-12-03) so that a regression fails; issue 15's targets (90%, 80%)
+# are not met.
 DIALECT_FLOORS = {
-    "sqlite": 0.5,
-    "postgres": 0.33,
-    "mysql": 0.45,
-    "bigquery": 0.28,
-    "snowflake": 0.5,
-    "duckdb": 0.32,
-    "tsql": 0.43,
+    "sqlite": 0.83,
+    "postgres": 0.61,
+    "mysql": 0.51,
+    "bigquery": 0.49,
+    "snowflake": 0.65,
+    "duckdb": 0.51,
+    "tsql": 0.50,
+    "spark": 0.66,
+    "oracle": 0.33,
+    "clickhouse": 0.44,
+    "trino": 0.18,
 }
 
 
@@ -121,4 +127,4 @@ def test_default_dialect_fixtures(name: str) -> None:
     rejected = [q for q in queries if not sql_accepts(sql, q)]
     rate = 1 - len(rejected) / len(queries)
     print(f"{name} (generic dialect): {len(queries) - len(rejected)}/{len(queries)} = {rate:.1%}")
-    assert rate >= {"sqlglot_identity": 0.63, "sqlglot_tpc": 0.94}[name], rejected[:20]
+    assert rate >= {"sqlglot_identity": 0.76, "sqlglot_tpc": 0.96}[name], rejected[:20]
