@@ -40,6 +40,8 @@ CONSTRUCTS = [
     ("postgres", "SELECT * FROM t WHERE a = $1", None),
     ("sqlite", "SELECT * FROM t WHERE a = ?", None),
     ("snowflake", "SELECT * FROM t WHERE a = :x", "postgres"),
+    ("duckdb", "FROM t SELECT a WHERE a > 1", "postgres"),
+    ("mysql", "SELECT 'it''s', \"a\"\"b\"", None),
     ("tsql", "SELECT * FROM t WHERE a = @x", "postgres"),
     ("sqlite", "SELECT a -> '$.k', a ->> 'k' FROM t", "tsql"),
     ("postgres", "SELECT E'a\\nb', X'CC', B'01'", "sqlite"),
@@ -72,10 +74,25 @@ def test_construct(dialect: str, text: str, without: str | None) -> None:
         "SELECT X'zz'",  # a hex string with a non-hex body is one token for sqlglot
         "SELECT * FROM t WHERE a = $1a",
         "SELECT $$a$$",  # sqlglot writes it back as 'a', which reads to another tree
+        "SELECT$1",  # one word for sqlglot ("$" goes on in a word)
     ],
 )
 def test_refused_spellings(text: str) -> None:
     assert not sql_accepts(typedgen.Sql("postgres"), text)
+
+
+@pytest.mark.parametrize(
+    ("dialect", "text"),
+    [
+        ("snowflake", "SELECT :And"),  # a keyword after ":" is no placeholder name
+        ("tsql", "SELECT :Then"),
+        ("bigquery", 'SELECT "a""b"'),  # no doubled-quote escape: two adjacent strings
+        ("duckdb", "FROM t"),  # comes back as SELECT * FROM t, another tree
+        ("tsql", "SELECT a FROM t WHERE b = 1 AND@h = 2"),  # AND@h is one word for sqlglot
+    ],
+)
+def test_refused_where_sqlglot_reads_otherwise(dialect: str, text: str) -> None:
+    assert not sql_accepts(typedgen.Sql(dialect), text)
 
 
 STATEMENTS = [

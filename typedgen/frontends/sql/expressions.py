@@ -269,10 +269,13 @@ class ExpressionRules(RuleBuilder):
             out.append(self.punct("?"))
         for feature, terminal in (
             ("dollar_placeholder", "DOLLAR_PARAM"),
-            ("colon_placeholder", "COLON_PARAM"),
             ("at_variable", "AT_PARAM"),
         ):
             if self.has(feature):
                 self.params_used.add(terminal)
                 out.append(Ref(terminal))
+        if self.has("colon_placeholder"):
+            # ":" and the name are two tokens for sqlglot, and the name must be no keyword
+            # (Snowflake reads SELECT :And as a path): ":" then a plain identifier.
+            out.append(seq(self.punct(":"), Ref("IDENT")))
         return out

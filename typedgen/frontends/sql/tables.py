@@ -293,6 +293,9 @@ class DialectTables:
     """Single-character string delimiters (``'``, and ``"`` where it quotes strings)."""
     backslash_escapes: bool
     """Whether ``\\`` escapes the next character inside strings."""
+    quote_escapes: tuple[str, ...]
+    """String quotes that escape themselves when doubled (``'it''s'``); elsewhere (BigQuery)
+    ``'a''b'`` is two adjacent strings."""
     identifier_quotes: tuple[tuple[str, str], ...]
     """(open, close) identifier delimiters: ``("\\"", "\\"")``, ``("`", "`")``, ``("[", "]")``."""
     comments: tuple[str, ...]
@@ -676,6 +679,7 @@ def _read_tables(name: str) -> DialectTables:
             q for q in _single_quotes(tok.QUOTES) if _is_string(f"SELECT {q}a b{q}", dialect)
         ),
         backslash_escapes="\\" in tok.STRING_ESCAPES,
+        quote_escapes=tuple(q for q in tok.STRING_ESCAPES if q in tok.QUOTES),
         identifier_quotes=tuple(
             (o, c)
             for o, c in _identifier_quotes(tok.IDENTIFIERS)

@@ -79,7 +79,6 @@ class TerminalRules(RuleBuilder):
         word = seq(_WORDISH, star(alt(_WORDISH, _DIGIT)))
         params = {
             "DOLLAR_PARAM": seq(Lit.text("$"), Repeat(_DIGIT, 1, 9)),
-            "COLON_PARAM": seq(Lit.text(":"), word),
             "AT_PARAM": seq(Lit.text("@"), word),
         }
         out.extend(self.terminal(name, params[name], 2) for name in sorted(self.params_used))
@@ -146,7 +145,8 @@ class TerminalRules(RuleBuilder):
             excluded += "\\"
             parts.append(seq(Lit.text("\\"), CharClass.of(_CONTROLS, negated=True)))
         parts.append(CharClass.of(excluded, negated=True))
-        parts.append(Lit.text(q + q))
+        if q in self.tables.quote_escapes:
+            parts.append(Lit.text(q + q))
         return star(alt(*parts))
 
     def prefixed_string(self, kind: str, opener: str, closer: str) -> Expr:
@@ -223,8 +223,19 @@ class TerminalRules(RuleBuilder):
             )
             body = star(CharClass.of(closer, negated=True)) if closer != "$$" else _dollar_body()
             out.append(self.terminal(f"RESERVED_PSTRING_{i}", seq(head, body, Lit.text(closer)), 1))
-        # Parameters glued to more word characters ($1a) are one token for sqlglot too.
-        if self.params_used:
-            glued = seq(CharClass.of("$:@"), Repeat(alt(_WORDISH, _DIGIT), 1))
+        # Parameters glued to more word characters ($1a) are one token for sqlglot too, and so
+        # is a word with a parameter glued to it (SELECT$1: sqlglot reads "$" on in a word).
+        sigils = "".join(
+            c for c, t in (("$", "DOLLAR_PARAM"), ("@", "AT_PARAM")) if t in self.params_used
+        )
+        if sigils:
+            word_char = alt(_WORDISH, _DIGIT)
+            glued = seq(CharClass.of(sigils), Repeat(word_char, 1))
             out.append(self.terminal("RESERVED_PARAM", glued, 1))
+            after_word = seq(
+                Repeat(word_char, 1),
+                CharClass.of(sigils),
+                Repeat(alt(word_char, CharClass.of(sigils)), 1),
+            )
+            out.append(self.terminal("RESERVED_GLUED_PARAM", after_word, 3))
         return out
