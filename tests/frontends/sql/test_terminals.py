@@ -106,6 +106,10 @@ def test_comments_refused(text: str) -> None:
 
 def test_comment_openers_follow_the_dialect() -> None:
     assert sql_accepts(typedgen.Sql("mysql", comments=True), "SELECT 1 # x")
+    # MySQL: "--" opens a comment only before a blank; sqlglot reads "1 --x" as 1 - -x.
+    assert sql_accepts(typedgen.Sql("mysql", comments=True), "SELECT 1 -- x")
+    assert not sql_accepts(typedgen.Sql("mysql", comments=True), "SELECT 1 ---------- x")
+    assert sql_accepts(typedgen.Sql("sqlite", comments=True), "SELECT 1 ---------- x")
     assert sql_accepts(typedgen.Sql("snowflake", comments=True), "SELECT 1 // x")
     ok, _ = round_trips("SELECT 1 # x", "mysql")
     assert ok

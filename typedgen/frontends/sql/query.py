@@ -126,11 +126,6 @@ class QueryRules(RuleBuilder):
         if self.has("distinct_on"):
             distinct = seq(distinct, opt(seq(kw("ON"), self.parens(self.separated(ref("expr"))))))
         forms = [seq(kw("SELECT"), opt(distinct), top, *clauses)]
-        if self.has("from_first"):
-            # DuckDB: FROM t SELECT a [WHERE ...]; sqlglot writes it back SELECT-first. A bare
-            # FROM t comes back as SELECT * FROM t, another tree, so SELECT is required.
-            select = seq(kw("SELECT"), opt(distinct), self.separated(item))
-            forms.append(seq(kw("FROM"), ref("from_items"), select, *clauses[1:]))
         self.rule("select_core", alt(*forms))
         if self.has("cte_columns") and not self.has("cte_unaliased"):
             # Where sqlglot names a CTE's unnamed columns when it writes the query back

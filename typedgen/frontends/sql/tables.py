@@ -300,6 +300,8 @@ class DialectTables:
     """(open, close) identifier delimiters: ``("\\"", "\\"")``, ``("`", "`")``, ``("[", "]")``."""
     comments: tuple[str, ...]
     """Comment openers the tokenizer knows (``--``, ``#``, ``/*``, ``//``)."""
+    dash_comment_space: bool
+    """Whether ``--`` opens a comment only before a blank (MySQL reads ``1 --x`` as ``1 - -x``)."""
     keywords: dict[str, str]
     """Single-word keywords: upper-case word -> sqlglot token type name."""
     reserved: frozenset[str]
@@ -505,6 +507,20 @@ def _node_class(sql: str, dialect: Any) -> type | None:
     return type(values[0]) if len(values) == 1 else None
 
 
+def _dash_comment_space(dialect: Any) -> bool:
+    """Whether sqlglot reads ``--x`` as two minus signs rather than a comment."""
+    import sqlglot
+    from sqlglot import exp
+    from sqlglot.errors import SqlglotError
+
+    try:
+        tree = sqlglot.parse_one("SELECT 1 --x", read=dialect)
+    except SqlglotError:
+        return True
+    values = tree.expressions if isinstance(tree, exp.Select) else []
+    return not (len(values) == 1 and isinstance(values[0], exp.Literal))
+
+
 def _string_forms(tok: Any, dialect: Any) -> tuple[tuple[str, str, str], ...]:
     """The prefixed string forms (``X'CC'``, ``E'a'``, ``$$a$$``) that round-trip."""
     out = []
@@ -686,6 +702,7 @@ def _read_tables(name: str) -> DialectTables:
             if _round_trips(f"SELECT {o}a b{c} FROM t", dialect)
         ),
         comments=_comments(tok.COMMENTS),
+        dash_comment_space=_dash_comment_space(dialect),
         keywords=keywords,
         reserved=frozenset(w.upper() for w in getattr(gen, "RESERVED_KEYWORDS", ()) or ()),
         word_roles=word_roles,

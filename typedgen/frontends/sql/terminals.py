@@ -124,7 +124,10 @@ class TerminalRules(RuleBuilder):
                 body = _line_comment_text(text)
                 if limit is not None:
                     body = Intersect((Repeat(text, 0, limit), body))
-                forms.append(seq(Lit.text(opener), body))
+                head: Expr = Lit.text(opener)
+                if opener == "--" and self.tables.dash_comment_space:
+                    head = seq(head, CharClass.of(" \t"))  # MySQL: "-- x", not "--x"
+                forms.append(seq(head, body))
         return forms
 
     def string(self) -> Expr:
