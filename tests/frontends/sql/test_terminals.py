@@ -115,6 +115,14 @@ def test_comment_openers_follow_the_dialect() -> None:
     assert ok
 
 
+def test_no_lone_carriage_return_with_comments() -> None:
+    # MySQL ends a "#" comment only at "\n": "# x\r SELECT" is all comment for sqlglot.
+    sql = typedgen.Sql("mysql", comments=True, whitespace="check")
+    assert not sql_accepts(sql, "SELECT 1 # x\r")
+    assert sql_accepts(sql, "SELECT 1 # x\r\n")
+    assert sql_accepts(typedgen.Sql("mysql", whitespace="check"), "SELECT\r1")
+
+
 def test_unknown_whitespace_mode() -> None:
     with pytest.raises(OptionError, match="whitespace='loose'") as info:
         typedgen.Sql("sqlite", whitespace="loose")

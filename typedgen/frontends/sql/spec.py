@@ -36,7 +36,7 @@ class Sql:
     (default) allows at most 32 whitespace characters with two line breaks between two words
     and around the statement, and no ``\r`` but in ``\r\n``; ``whitespace="check"`` is the
     wider language for checking SQL from elsewhere (100 characters, three line breaks, any
-    ``\r``).
+    ``\r`` unless comments are on).
 
     The grammar makes the output parse; it is not an authorisation layer: run generated SQL
     with a database role that may only do what the application allows.

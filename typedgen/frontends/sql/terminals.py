@@ -95,13 +95,17 @@ class TerminalRules(RuleBuilder):
         return out
 
     def whitespace(self) -> Expr:
-        """One bounded run of whitespace, by the caller's whitespace mode."""
-        if self.options.whitespace == "check":
-            blank = CharClass.of(" \t\r")
-            runs = seq(star(blank), Repeat(seq(Lit.text("\n"), star(blank)), 0, 3))
-            return Intersect((Repeat(CharClass.of(" \t\r\n"), 1, _MAX_WS), runs))
-        blank = CharClass.of(" \t")
+        """One bounded run of whitespace, by the caller's whitespace mode.
+
+        A lone ``\r`` is allowed only for checking without comments: with comments on, some
+        dialects end a line comment at ``\r`` and others (MySQL, SQLite) only at ``\n``."""
         newline = seq(opt(Lit.text("\r")), Lit.text("\n"))
+        blank = CharClass.of(" \t")
+        if self.options.whitespace == "check":
+            if not self.options.comments:
+                blank, newline = CharClass.of(" \t\r"), Lit.text("\n")
+            runs = seq(star(blank), Repeat(seq(newline, star(blank)), 0, 3))
+            return Intersect((Repeat(CharClass.of(" \t\r\n"), 1, _MAX_WS), runs))
         runs = seq(star(blank), Repeat(seq(newline, star(blank)), 0, 2))
         return Intersect((Repeat(CharClass.of(" \t\r\n"), 1, _MAX_GEN_WS), runs))
 
