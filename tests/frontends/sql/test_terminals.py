@@ -115,6 +115,15 @@ def test_comment_openers_follow_the_dialect() -> None:
     assert ok
 
 
+@pytest.mark.parametrize("dialect", ["mysql", "postgres"])
+def test_no_comment_inside_a_keyword_phrase(dialect: str) -> None:
+    # sqlglot reads ORDER BY as one keyword: ORDER /* c */ BY does not parse.
+    sql = typedgen.Sql(dialect, comments=True, whitespace="check")
+    assert not sql_accepts(sql, "SELECT a FROM t ORDER/* c */BY a")
+    assert not sql_accepts(sql, "SELECT a FROM t GROUP -- c\nBY a")
+    assert sql_accepts(sql, "SELECT a FROM t /* c */ GROUP BY a /* d */ ORDER BY a")
+
+
 def test_no_lone_carriage_return_with_comments() -> None:
     # MySQL ends a "#" comment only at "\n": "# x\r SELECT" is all comment for sqlglot.
     sql = typedgen.Sql("mysql", comments=True, whitespace="check")

@@ -83,7 +83,7 @@ class CallRules(RuleBuilder):
         if self.has("window_ref_spec"):
             spec.append(opt(ref("ident")))
         spec += [
-            opt(seq(kw("PARTITION"), kw("BY"), self.separated(ref("expr")))),
+            opt(seq(self.phrase("PARTITION", "BY"), self.separated(ref("expr")))),
             opt(ref("order_by")),
         ]
         if self.has("window_frame"):

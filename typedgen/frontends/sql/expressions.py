@@ -68,7 +68,7 @@ class ExpressionRules(RuleBuilder):
         if self.has("ilike"):
             like_ops.append(kw("ILIKE"))
         if self.has("similar_to"):
-            like_ops.append(kw("SIMILAR", "TO"))
+            like_ops.append(self.phrase("SIMILAR", "TO"))
         escape = opt(seq(kw("ESCAPE"), Ref("STRING"))) if self.has("like_escape") else empty()
         in_list = self.parens(alt(ref("query"), self.separated(ref("expr"))))
         tests: list[Expr] = [kw("NULL")]

@@ -137,7 +137,7 @@ class Lexicon:
 
     @staticmethod
     def keyword_name(word: str) -> str:
-        return "KW_" + word.upper()
+        return "KW_" + word.upper().replace(" ", "_")
 
     def function(self, name: str, arity: Arity, aggregate: bool) -> None:
         entry = self._word(name)

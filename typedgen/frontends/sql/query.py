@@ -114,7 +114,7 @@ class QueryRules(RuleBuilder):
         clauses: list[Expr] = [
             alt(items_from, self.separated(value_item)),
             opt(seq(kw("WHERE"), ref("condition"))),
-            opt(seq(kw("GROUP"), kw("BY"), ref("group_by"))),
+            opt(seq(self.phrase("GROUP", "BY"), ref("group_by"))),
             opt(seq(kw("HAVING"), ref("condition"))),
         ]
         if self.has("named_window"):
@@ -140,7 +140,7 @@ class QueryRules(RuleBuilder):
             self.rule("cte_select", seq(kw("SELECT"), opt(distinct), top, *named_clauses))
         self.from_clause()
         order_item = self.rule("order_item", seq(ref("group_item"), self.direction()))
-        self.rule("order_by", seq(kw("ORDER"), kw("BY"), self.separated(order_item)))
+        self.rule("order_by", seq(self.phrase("ORDER", "BY"), self.separated(order_item)))
         # Output-column aliases may be named in GROUP BY and ORDER BY; in schema-aware mode
         # they are not schema columns, so name them here.
         group_item = [ref("expr")]
@@ -154,7 +154,9 @@ class QueryRules(RuleBuilder):
                 grouping.append(seq(kw(word), exprs))
         if self.has("grouping_sets"):
             group_set = self.parens(opt(self.separated(ref("expr"))))
-            grouping.append(seq(kw("GROUPING", "SETS"), self.parens(self.separated(group_set))))
+            grouping.append(
+                seq(self.phrase("GROUPING", "SETS"), self.parens(self.separated(group_set)))
+            )
         self.rule("grouping", alt(ref("group_item"), *grouping))
         group_by: Expr = self.separated(ref("grouping"))
         if self.has("group_by_all"):

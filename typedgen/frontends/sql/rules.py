@@ -157,6 +157,14 @@ class RuleBuilder:
         refs = [self.lex.keyword(w) for w in words]
         return refs[0] if len(refs) == 1 else Seq(tuple(refs))
 
+    def phrase(self, *words: str) -> Expr:
+        """Words sqlglot's tokenizer reads as one keyword (ORDER BY, GROUP BY, PARTITION BY,
+        GROUPING SETS, SIMILAR TO, PRIMARY KEY): any whitespace may separate them, but no
+        comment, so with comments on they are one terminal with a single space."""
+        if not self.options.comments:
+            return self.keyword(*words)
+        return self.lex.keyword(" ".join(words))
+
     def punct(self, symbol: str) -> Ref:
         """The terminal of a punctuation or operator symbol (see :data:`PUNCT`)."""
         self.punct_used.add(symbol)

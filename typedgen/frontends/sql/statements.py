@@ -59,7 +59,7 @@ class StatementRules(RuleBuilder):
         kw, ref = self.keyword, self.ref
         constraint = alt(
             kw("NOT", "NULL"),
-            kw("PRIMARY", "KEY"),
+            self.phrase("PRIMARY", "KEY"),
             kw("UNIQUE"),
             seq(kw("DEFAULT"), ref("literal")),
         )
