@@ -127,4 +127,4 @@ def test_default_dialect_fixtures(name: str) -> None:
     rejected = [q for q in queries if not sql_accepts(sql, q)]
     rate = 1 - len(rejected) / len(queries)
     print(f"{name} (generic dialect): {len(queries) - len(rejected)}/{len(queries)} = {rate:.1%}")
-    assert rate >= {"sqlglot_identity": 0.76, "sqlglot_tpc": 0.96}[name], rejected[:20]
+    assert rate >= {"sqlglot_identity": 0.75, "sqlglot_tpc": 0.96}[name], rejected[:20]

@@ -122,6 +122,8 @@ def test_no_comment_inside_a_keyword_phrase(dialect: str) -> None:
     assert not sql_accepts(sql, "SELECT a FROM t ORDER/* c */BY a")
     assert not sql_accepts(sql, "SELECT a FROM t GROUP -- c\nBY a")
     assert sql_accepts(sql, "SELECT a FROM t /* c */ GROUP BY a /* d */ ORDER BY a")
+    assert sql_accepts(sql, "SELECT a FROM t GROUP\n  BY a")  # any whitespace, as sqlglot
+    assert not sql_accepts(sql, "SELECT s FROM t GROUP Byear")  # GROUP, then the word Byear
 
 
 def test_no_lone_carriage_return_with_comments() -> None:

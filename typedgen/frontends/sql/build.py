@@ -30,6 +30,7 @@ STATEMENTS = ("select", "insert", "update", "delete", "merge", "create_table", "
 
 class _Builder(QueryRules, CallRules, ExpressionRules, StatementRules, TerminalRules):
     def build(self) -> Grammar:
+        self.lex.phrase_gap = self.whitespace()
         query = self.query()
         builders: dict[str, Callable[[], Expr]] = {
             "select": lambda: query,

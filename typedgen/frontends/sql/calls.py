@@ -61,7 +61,7 @@ class CallRules(RuleBuilder):
             self.nulls_inside = opt(self.keyword("IGNORE", "NULLS"))
         if self.has("within_group"):
             order_by = self.parens(self.ref("order_by"))
-            self.within_group = opt(seq(self.keyword("WITHIN", "GROUP"), order_by))
+            self.within_group = opt(seq(self.phrase("WITHIN", "GROUP"), order_by))
         self.count_star = self.has("count_star") and any(f.name == "COUNT" for f in funcs)
         if self.count_star:
             self.keyword("COUNT")

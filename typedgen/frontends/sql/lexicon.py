@@ -113,6 +113,8 @@ class Lexicon:
         self.tables = tables
         self.origin = origin
         self.words: dict[str, _Word] = {}
+        self.phrase_gap: Expr | None = None
+        """Whitespace between the words of a phrase keyword (set by the builder)."""
         # Every single-word keyword of the dialect plays the identifier roles its token allows.
         for word in (*tables.keywords, *tables.reserved):
             self._word(word)
@@ -129,6 +131,17 @@ class Lexicon:
         if entry is None:
             entry = self.words[key] = _Word()
         return entry
+
+    def _word_body(self, word: str) -> Expr:
+        """A word, or a phrase (ORDER BY) with the gap sqlglot reads between its words."""
+        if " " not in word or self.phrase_gap is None:
+            return ci_word(word)
+        parts: list[Expr] = []
+        for i, part in enumerate(word.split(" ")):
+            if i:
+                parts.append(self.phrase_gap)
+            parts.append(ci_word(part))
+        return Seq(tuple(parts))
 
     def keyword(self, word: str) -> Ref:
         """The terminal of a word of the grammar's fixed syntax."""
@@ -190,6 +203,7 @@ class Lexicon:
         lexes as a plain identifier: no keyword list has to be subtracted from ``IDENT``.
         """
         rules: list[Rule] = []
+        phrase_tails: list[Expr] = []
         groups: dict[Role, list[str]] = defaultdict(list)
         terminal_of_role: dict[Role, list[str]] = defaultdict(list)
         for word in sorted(self.words):
@@ -197,7 +211,11 @@ class Lexicon:
             role = self.role(word)
             if entry.keyword:
                 name = self.keyword_name(word)
-                rules.append(self._terminal(name, ci_word(word), word))
+                rules.append(self._terminal(name, self._word_body(word), word))
+                if " " in word and self.phrase_gap is not None:
+                    # GROUP Byear is GROUP then Byear for sqlglot, not GROUP BY then ear.
+                    glued = Seq((self._word_body(word), Repeat(WORD_TAIL, 1)))
+                    phrase_tails.append(glued)
                 terminal_of_role[role].append(name)
             else:
                 groups[role].append(word)
@@ -213,6 +231,11 @@ class Lexicon:
             rules.append(self._terminal(name, body, name))
             terminal_of_role[role].append(name)
         reserved: list[Rule] = []
+        if phrase_tails:
+            body = Alt(tuple(phrase_tails), origin=self.origin.at("RESERVED_PHRASE_WORD"))
+            reserved.append(
+                self._terminal("RESERVED_PHRASE_WORD", body, "RESERVED_PHRASE_WORD", priority=3)
+            )
         if reserved_words:
             body = Alt(
                 tuple(ci_word(w) for w in sorted(reserved_words)),

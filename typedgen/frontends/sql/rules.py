@@ -159,8 +159,9 @@ class RuleBuilder:
 
     def phrase(self, *words: str) -> Expr:
         """Words sqlglot's tokenizer reads as one keyword (ORDER BY, GROUP BY, PARTITION BY,
-        GROUPING SETS, SIMILAR TO, PRIMARY KEY): any whitespace may separate them, but no
-        comment, so with comments on they are one terminal with a single space."""
+        GROUPING SETS, SIMILAR TO, PRIMARY KEY; WITHIN GROUP so that GROUP is never alone):
+        any whitespace may separate them, but no comment, so with comments on each is one
+        terminal with whitespace (bounded as WS) between its words."""
         if not self.options.comments:
             return self.keyword(*words)
         return self.lex.keyword(" ".join(words))
