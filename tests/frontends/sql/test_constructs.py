@@ -37,11 +37,7 @@ CONSTRUCTS = [
     ("postgres", "SELECT SUBSTRING(a FROM 1 FOR 2) FROM t", "sqlite"),
     ("sqlite", "SELECT a COLLATE NOCASE FROM t", None),
     ("postgres", 'SELECT a COLLATE "de_DE" FROM t', None),
-    ("postgres", "SELECT * FROM t WHERE a = $1", None),
-    ("sqlite", "SELECT * FROM t WHERE a = ?", None),
-    ("snowflake", "SELECT * FROM t WHERE a = :x", "postgres"),
     ("mysql", "SELECT 'it''s', \"a\"\"b\"", None),
-    ("tsql", "SELECT * FROM t WHERE a = @x", "postgres"),
     ("sqlite", "SELECT a -> '$.k', a ->> 'k' FROM t", "tsql"),
     ("postgres", "SELECT E'a\\nb', X'CC', B'01'", "sqlite"),
     ("postgres", "SELECT CAST(a AS DOUBLE PRECISION), CAST(b AS CHARACTER VARYING(3))", None),
@@ -57,6 +53,14 @@ CONSTRUCTS = [
 ]
 
 
+PLACEHOLDERS = [
+    ("postgres", "SELECT * FROM t WHERE a = $1", None),
+    ("sqlite", "SELECT * FROM t WHERE a = ?", None),
+    ("snowflake", "SELECT * FROM t WHERE a = :x", "postgres"),
+    ("tsql", "SELECT * FROM t WHERE a = @x", "postgres"),
+]
+
+
 @pytest.mark.parametrize(("dialect", "text", "without"), CONSTRUCTS)
 def test_construct(dialect: str, text: str, without: str | None) -> None:
     sql = typedgen.Sql(dialect)
@@ -65,6 +69,18 @@ def test_construct(dialect: str, text: str, without: str | None) -> None:
     assert ok, detail
     if without is not None:
         assert not sql_accepts(typedgen.Sql(without), text), (without, text)
+
+
+@pytest.mark.parametrize(("dialect", "text", "without"), PLACEHOLDERS)
+def test_placeholders_only_when_asked(dialect: str, text: str, without: str | None) -> None:
+    """Query parameters are opt-in: a generated query has nothing to bind them to."""
+    sql = typedgen.Sql(dialect, placeholders=True)
+    assert sql_accepts(sql, text), (dialect, text)
+    ok, detail = round_trips(text, sql.dialect)
+    assert ok, detail
+    assert not sql_accepts(typedgen.Sql(dialect), text), (dialect, text)
+    if without is not None:
+        assert not sql_accepts(typedgen.Sql(without, placeholders=True), text), (without, text)
 
 
 @pytest.mark.parametrize(
@@ -77,7 +93,7 @@ def test_construct(dialect: str, text: str, without: str | None) -> None:
     ],
 )
 def test_refused_spellings(text: str) -> None:
-    assert not sql_accepts(typedgen.Sql("postgres"), text)
+    assert not sql_accepts(typedgen.Sql("postgres", placeholders=True), text)
 
 
 @pytest.mark.parametrize(
@@ -91,7 +107,7 @@ def test_refused_spellings(text: str) -> None:
     ],
 )
 def test_refused_where_sqlglot_reads_otherwise(dialect: str, text: str) -> None:
-    assert not sql_accepts(typedgen.Sql(dialect), text)
+    assert not sql_accepts(typedgen.Sql(dialect, placeholders=True), text)
 
 
 STATEMENTS = [

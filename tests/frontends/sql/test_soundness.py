@@ -135,7 +135,15 @@ def test_main_dialects(dialect: str, smollm2_vocab: Any) -> None:
 
 @pytest.mark.parametrize("dialect", ["postgres", "mysql", "snowflake"])
 def test_comments_and_checking_whitespace(dialect: str, smollm2_vocab: Any) -> None:
-    _check(dialect, smollm2_vocab, 30, finished=15, comments=True, whitespace="check")
+    _check(
+        dialect,
+        smollm2_vocab,
+        30,
+        finished=15,
+        comments=True,
+        whitespace="check",
+        placeholders=True,
+    )
 
 
 @pytest.mark.parametrize("dialect", MAIN[:4])

@@ -263,8 +263,10 @@ class ExpressionRules(RuleBuilder):
         return out
 
     def placeholders(self) -> list[Expr]:
-        """Query parameters: ``?``, ``$1``, ``:name``, ``@name``."""
+        """Query parameters: ``?``, ``$1``, ``:name``, ``@name`` (only when asked for)."""
         out: list[Expr] = []
+        if not self.options.placeholders:
+            return out
         if self.has("qmark_placeholder"):
             out.append(self.punct("?"))
         for feature, terminal in (

@@ -108,6 +108,8 @@ class GrammarOptions:
     """``"generation"``: whitespace between two lexemes and around the statement is bounded
     tightly and a ``\\r`` must be followed by ``\\n``; ``"check"``: the wider language for
     checking text from elsewhere (longer runs, lone ``\\r``)."""
+    placeholders: bool = False
+    """Accept the dialect's query parameters (``?``, ``$1``, ``:name``, ``@name``)."""
 
 
 def seq(*items: Expr) -> Expr:

@@ -36,7 +36,9 @@ class Sql:
     (default) allows at most 32 whitespace characters with two line breaks between two words
     and around the statement, and no ``\r`` but in ``\r\n``; ``whitespace="check"`` is the
     wider language for checking SQL from elsewhere (100 characters, three line breaks, any
-    ``\r`` unless comments are on).
+    ``\r`` unless comments are on). ``placeholders=True`` accepts the dialect's query
+    parameters (``?``, ``$1``, ``:name``, ``@name``); off by default, since a generated query
+    has nothing to bind them to (and a small model drifts into ``SELECT :x``).
 
     The grammar makes the output parse; it is not an authorisation layer: run generated SQL
     with a database role that may only do what the application allows.
@@ -54,6 +56,7 @@ class Sql:
         terminator: bool = True,
         comments: bool = False,
         whitespace: str = "generation",
+        placeholders: bool = False,
     ) -> None:
         self.dialect_class = dialect_class(dialect)
         self.dialect = self.dialect_class.sqlglot
@@ -77,6 +80,7 @@ class Sql:
             )
         self.comments = bool(comments)
         self.whitespace = whitespace
+        self.placeholders = bool(placeholders)
         self.schema: SqlSchema | None = (
             None if schema is None else schema_from(schema, self.dialect)
         )
@@ -99,6 +103,7 @@ class Sql:
             self.terminator,
             self.comments,
             self.whitespace,
+            self.placeholders,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -139,5 +144,6 @@ def _grammar(key: tuple[Any, ...], sql: Sql) -> Grammar:
         quoted_values=cls.double_quoted_strings,
         comments=sql.comments,
         whitespace=sql.whitespace,
+        placeholders=sql.placeholders,
     )
     return build_sql_grammar(cls.tables(), options, source=cls.name)
