@@ -78,6 +78,7 @@ class Lexer {
     i32 new_state(Key&& key);
     i32 start_state(i32 allowed);
     void expand(i32 s);
+    void prune(std::vector<Member>& members) const;
     i32 event_id(i32 ends, i32 blockers, i32 resume);
     i32 term_rank(i32 t) const { return rank_[static_cast<std::size_t>(t)]; }
 
@@ -89,6 +90,7 @@ class Lexer {
     std::vector<u64> free_, basic_, contextual_, nonfree_, ignore_;
     std::vector<i32> rank_;  // dense rank order of (priority, literal)
     std::vector<u8> transparent_;
+    std::vector<std::vector<u8>> final_only_;  // per basic terminal and DFA state: accepts, no way on
     std::vector<i32> follow_ids_;
     std::vector<i32> tag_sets_;  // tag -> bitset id (tag 0: empty)
     std::unordered_map<i32, i32> tags_;
