@@ -22,6 +22,12 @@ struct LexEvent {
 
 class Lexer {
   public:
+    struct Member {
+        i32 t;  // terminal id, plus n * tag for tagged (transparent) ignored terminals
+        i32 q;
+        bool operator==(const Member& o) const { return t == o.t && q == o.q; }
+    };
+
     Lexer(const GrammarSpec& g, BitPool& bits, i64 budget);
 
     i32 initial() const { return initial_; }
@@ -53,12 +59,11 @@ class Lexer {
     std::vector<i32> alive_terms(i32 s) const;
     std::size_t bytes() const;
 
+    // The (terminal, DFA state) members of `s` (empty for a fresh state's bookkeeping entry).
+    const std::vector<Member>& members(i32 s) const { return states_[static_cast<std::size_t>(s)].key.members; }
+    i32 n_terms() const { return n_; }
+
   private:
-    struct Member {
-        i32 t;  // terminal id, plus n * tag for tagged (transparent) ignored terminals
-        i32 q;
-        bool operator==(const Member& o) const { return t == o.t && q == o.q; }
-    };
     struct Key {
         i32 fresh_allowed;  // bitset id of the start set for fresh states, -1 otherwise
         std::vector<Member> members;
