@@ -31,6 +31,7 @@ and code; tests/test_errors.py keeps the two in step.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 if TYPE_CHECKING:
@@ -386,7 +387,12 @@ class EngineUnavailableError(TypedgenError, ImportError):
 
 
 class GenerationError(TypedgenError):
-    """Decoding did not produce a valid result; ``partial_text`` is what was generated."""
+    """Decoding did not produce a valid result; ``partial_text`` is what was generated.
+
+    ``attempts`` holds every attempt of the call that raised it, oldest first, the failing one
+    last (a retry that runs out of tokens keeps the attempts that failed validation before it);
+    empty where the error was raised outside a generation call.
+    """
 
     default_code: ErrorCode = "generation"
 
@@ -397,8 +403,10 @@ class GenerationError(TypedgenError):
         partial_text: str = "",
         code: ErrorCode | None = None,
         hint: str | None = None,
+        attempts: Sequence[Any] = (),
     ) -> None:
         self.partial_text = partial_text
+        self.attempts: list[Any] = list(attempts)
         super().__init__(message, code=code, hint=hint)
 
 
@@ -436,7 +444,6 @@ class ValidationFailed(GenerationError):
 
     default_code: ErrorCode = "validation-failed"
 
-    def __init__(self, message: str, *, attempts: list[Any], hint: str | None = None) -> None:
-        self.attempts = list(attempts)
-        last = self.attempts[-1].text if self.attempts else ""
-        super().__init__(message, partial_text=last, hint=hint)
+    def __init__(self, message: str, *, attempts: Sequence[Any], hint: str | None = None) -> None:
+        last = attempts[-1].text if attempts else ""
+        super().__init__(message, partial_text=last, hint=hint, attempts=attempts)
