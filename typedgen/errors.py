@@ -11,6 +11,7 @@ SQL dialect rule) when one is known, and a ``hint`` saying what to do::
      │         └── UnsupportedSchemaError   (also an UnsupportedFeatureError)
      ├── CompileError          the grammar cannot be compiled (budget exceeded, lexer too large)
      │    └── CompileBudgetError
+     │   (CompileWarning, a UserWarning: a place the model could enter and never finish)
      ├── VocabularyError       a tokenizer cannot be turned into exact token bytes
      ├── OptionError           an argument or option typedgen cannot use
      │    └── UnknownOptionError        (also a TypeError) an option typedgen does not know
@@ -42,6 +43,7 @@ __all__ = [
     "CliError",
     "CompileBudgetError",
     "CompileError",
+    "CompileWarning",
     "DSLValueError",
     "DecodeError",
     "EngineUnavailableError",
@@ -234,6 +236,9 @@ ErrorCode = Literal[
     "token-table-budget",
     "rule-budget",
     "vocabulary-unmappable",
+    # static checks at compile time (CompileWarning, or CompileError where every path is hit)
+    "vocabulary-bytes",
+    "lexing-never-ends",
 ]
 """Every code typedgen puts on an error: a closed set, so that mypy refuses an unlisted one and
 users can match on codes safely. docs/errors.md explains each."""
@@ -287,6 +292,32 @@ class CompileError(TypedgenError):
     """A valid grammar could not be compiled for a vocabulary."""
 
     default_code: ErrorCode = "compile"
+
+
+class CompileWarning(UserWarning):
+    """A compiled grammar with a place the model could enter and never finish, or a sequence
+    it can never write, found before decoding (``typedgen.compiler.checks``).
+
+    Not an error: other paths of the grammar still work. Carries ``code``, ``origin`` and
+    ``hint`` like every typedgen error; where every path is affected, a :class:`CompileError`
+    with the same code is raised instead.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: ErrorCode,
+        origin: Origin | None = None,
+        hint: str | None = None,
+    ) -> None:
+        self.message = message
+        self.code: ErrorCode = code
+        self.origin = origin
+        self.hint = hint
+        where = f"{origin}: " if origin is not None else ""
+        text = f"{where}{message} [{code}]" + (f"\n  hint: {hint}" if hint else "")
+        super().__init__(text)
 
 
 class CompileBudgetError(CompileError):
