@@ -281,13 +281,8 @@ class Generator:
         yield from self._stream_attempts(prompt, settings)
 
     # -- the retry loop ---------------------------------------------------------------------------
-    def _attempts(
-        self,
-        prompt: Prompt,
-        settings: _Settings,
-        first: Attempt | None = None,
-    ) -> Details:
-        for event in self._stream_attempts(prompt, settings, first=first, emit=False):
+    def _attempts(self, prompt: Prompt, settings: _Settings) -> Details:
+        for event in self._stream_attempts(prompt, settings, emit=False):
             if event.done:
                 assert isinstance(event.value, Details)
                 return event.value
@@ -298,15 +293,11 @@ class Generator:
         prompt: Prompt,
         settings: _Settings,
         *,
-        first: Attempt | None = None,
         emit: bool = True,
     ) -> Iterator[StreamEvent]:
         started = time.perf_counter()
         messages = self._conversation(prompt, settings)
         attempts: list[Attempt] = []
-        if first is not None:
-            attempts.append(first)
-            messages += feedback(first.text, first.error or "")
         while True:
             ids = self._encode(messages)
             attempt_no = len(attempts)
