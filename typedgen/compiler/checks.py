@@ -22,17 +22,16 @@ the rule where it cannot end). Where every sentence is affected (the start rule 
 text without those terminals and rule alternatives), :class:`~typedgen.errors.CompileError` is
 raised with the same code.
 
-Cost: one pass over the terminal automata's used bytes (a search only in terminals that use a
-byte the vocabulary lacks), a boolean product of (terminals x 256) by (256 x longest-match
-terminals that can go on after accepting), and fixpoints for FIRST, FOLLOW and productivity;
-recorded as ``checks_s`` in the compiled grammar's timings (docs/internals/engine.md, "Static
-checks").
+Cost: one pass over the terminal automata's used bytes (a search only in terminals with an
+edge on a byte the vocabulary lacks and no twin edge on a byte it has), a boolean product of
+(terminals x 256) by (256 x longest-match terminals that can go on after accepting), and
+fixpoints for FIRST, FOLLOW and productivity; recorded as ``checks_s`` in the compiled
+grammar's timings (docs/internals/engine.md, "Static checks").
 """
 
 from __future__ import annotations
 
 import warnings
-from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -95,41 +94,51 @@ def _bytes_text(values: list[int]) -> str:
 def _vocabulary_finding(t: int, term: Terminal, writable: BoolArray) -> Finding | None:
     trans, accept = term.dfa.trans, term.dfa.accept
     used = (trans >= 0).any(axis=0)
-    if not (used & ~writable).any():
+    lacking = np.flatnonzero(used & ~writable)
+    if not lacking.size:
+        return None
+    # Usually each edge on a lacking byte has a twin on a writable byte from the same state to
+    # the same state (0xF1 beside 0xF0 in "any character"): then nothing changes.
+    rows = np.flatnonzero((trans[:, lacking] >= 0).any(axis=1))
+    sub = trans[rows]
+    spelled = sub[:, writable]
+    if all(((spelled == sub[:, b][:, None]).any(axis=1) | (sub[:, b] < 0)).all() for b in lacking):
         return None
     n = trans.shape[0]
     ok = (trans >= 0) & writable[None, :]
-    # States that reach acceptance through writable bytes only (backward), and states the
-    # vocabulary can reach from the start (forward).
+    # States that reach acceptance through writable bytes only (backward), then a
+    # breadth-first search from the start over writable bytes for a state that cannot
+    # (level by level, vectorised over the distinct edges).
     src, byte = np.nonzero(ok)
-    dst = trans[src, byte]
-    # One edge per (source, target) pair, labelled with its first byte.
-    keys, index = np.unique(src.astype(np.int64) * n + dst, return_index=True)
-    preds: list[list[int]] = [[] for _ in range(n)]
-    succs: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-    for key, b in zip(keys.tolist(), byte[index].tolist(), strict=True):
-        s_, d = divmod(key, n)
-        preds[d].append(s_)
-        succs[s_].append((b, d))
+    keys, index = np.unique(src.astype(np.int64) * n + trans[src, byte], return_index=True)
+    e_src, e_dst, e_byte = keys // n, keys % n, byte[index]
     good = accept.copy()
-    queue = deque(np.flatnonzero(accept).tolist())
-    while queue:
-        for p in preds[queue.popleft()]:
-            if not good[p]:
-                good[p] = True
-                queue.append(p)
-    parent: dict[int, tuple[int, int] | None] = {0: None}
-    queue = deque([0])
+    frontier = accept.copy()
+    while frontier.any():
+        cand = e_src[frontier[e_dst]]
+        cand = np.unique(cand[~good[cand]])
+        good[cand] = True
+        frontier = np.zeros(n, dtype=bool)
+        frontier[cand] = True
+    parent_state = np.full(n, -1, dtype=np.int64)
+    parent_byte = np.zeros(n, dtype=np.int64)
+    seen = np.zeros(n, dtype=bool)
+    seen[0] = True
+    level = np.array([0], dtype=np.int64)
     stuck = -1
-    while queue:
-        q = queue.popleft()
-        if not good[q]:
-            stuck = q
+    while level.size:
+        bad = level[~good[level]]
+        if bad.size:
+            stuck = int(bad.min())
             break
-        for b, d in succs[q]:
-            if d not in parent:
-                parent[d] = (q, b)
-                queue.append(d)
+        on = np.zeros(n, dtype=bool)
+        on[level] = True
+        take = on[e_src] & ~seen[e_dst]
+        targets, first = np.unique(e_dst[take], return_index=True)
+        parent_state[targets] = e_src[take][first]
+        parent_byte[targets] = e_byte[take][first]
+        seen[targets] = True
+        level = targets
     if stuck < 0:
         return None
     missing = sorted(set(np.flatnonzero(used & ~writable).tolist()))
@@ -147,10 +156,10 @@ def _vocabulary_finding(t: int, term: Terminal, writable: BoolArray) -> Finding 
             unusable=t,
         )
     prefix = bytearray()
-    step = parent[stuck]
-    while step is not None:
-        prefix.append(step[1])
-        step = parent[step[0]]
+    q = stuck
+    while q != 0:
+        prefix.append(int(parent_byte[q]))
+        q = int(parent_state[q])
     prefix.reverse()
     shown = bytes(prefix).decode("utf-8", errors="backslashreplace")
     return Finding(
