@@ -199,7 +199,8 @@ class _FakeDetails:
         self.sampled_tokens = 3
         self.forced_tokens = 2
         self.seconds = 0.5
-        self.attempts = 1
+        self.attempts = ("first", "second")
+        self.closed_early = True
 
 
 def test_generate_with_fake_backend(
@@ -234,8 +235,52 @@ def test_generate_with_fake_backend(
     captured = capsys.readouterr()
     assert json.loads(captured.out)["n"] == [1, 2]
     assert "7 prompt tokens" in captured.err and "thinking" in captured.err
+    assert "2 attempt(s)" in captured.err and "closed early" in captured.err
     assert calls[-1][2]["reasoning"] is True and calls[-1][2]["return_details"] is True
     assert calls[-1][2]["instructions"] is False
+
+
+def test_generate_passes_every_decoding_option(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[dict[str, Any]] = []
+
+    def fake_generate(output_type: object, prompt: str, **kwargs: Any) -> object:
+        calls.append(kwargs)
+        return "x"
+
+    monkeypatch.setattr(typedgen, "generate", fake_generate, raising=False)
+    argv = ["generate", "--regex", "x", "--prompt", "p", "--max-tokens", "9"]
+    argv += ["--temperature", "0.7", "--top-k", "5", "--top-p", "0.9", "--seed", "1"]
+    argv += ["--beams", "3", "--jump-forward", "exact", "--on-max-tokens", "finish"]
+    argv += ["--retries", "4"]
+    assert main(argv) == 0
+    assert calls[-1] == {
+        "model": None,
+        "reasoning": False,
+        "return_details": False,
+        "max_tokens": 9,
+        "temperature": 0.7,
+        "top_k": 5,
+        "top_p": 0.9,
+        "seed": 1,
+        "num_beams": 3,
+        "jump_forward": "exact",
+        "on_max_tokens": "finish",
+        "max_retries": 4,
+    }
+    # Every option of the CLI is one typedgen.generate knows (an unknown one would be a
+    # TypeError there, not a CLI error).
+    from typedgen.generation import _Settings
+
+    assert set(calls[-1]) - {"model", "reasoning", "return_details"} <= set(
+        _Settings.__dataclass_fields__
+    )
+
+
+def test_generate_refuses_a_bad_choice(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["generate", "--regex", "x", "--prompt", "p", "--on-max-tokens", "stop"])
+    assert info.value.code == 2
+    assert "--on-max-tokens" in capsys.readouterr().err
 
 
 def test_generate_failure_exits_1(
@@ -274,6 +319,16 @@ def test_generate_regex_with_default_model(capsys: pytest.CaptureFixture[str]) -
     argv = ["generate", "--regex", "(yes|no)", "--prompt", "Is water wet?", "--temperature", "0"]
     out = _generate_or_skip(capsys, argv)
     assert re.fullmatch("(yes|no)", out), out
+
+
+@pytest.mark.model
+def test_generate_with_decoding_options_on_default_model(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["generate", "--regex", "[a-z]{3,40}", "--prompt", "Say a long word.", "--beams", "2"]
+    argv += ["--max-tokens", "3", "--on-max-tokens", "finish", "--jump-forward", "off"]
+    out = _generate_or_skip(capsys, argv)
+    assert re.fullmatch("[a-z]{3,40}", out), out
 
 
 @pytest.mark.model

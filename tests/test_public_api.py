@@ -32,6 +32,7 @@ EXPECTED = {
     "Choice",
     "CompileBudgetError",
     "CompileError",
+    "CompileWarning",
     "CompiledGrammar",
     "Compiler",
     "EngineLimits",

@@ -18,6 +18,18 @@ __all__ = ["main"]
 
 _GRAMMAR_SUFFIXES = {".lark": "Lark", ".gbnf": "Gbnf"}
 _GENERATION_FAILURES = frozenset({"DecodeError", "IncompleteOutputError", "ValidationFailed"})
+_DECODING = (
+    "max_tokens",
+    "temperature",
+    "top_k",
+    "top_p",
+    "seed",
+    "num_beams",
+    "jump_forward",
+    "on_max_tokens",
+    "max_retries",
+)
+"""The ``generate`` options passed through to :func:`typedgen.generate` when given."""
 
 
 def _add_source(parser: argparse.ArgumentParser, *, required: bool = True) -> None:
@@ -87,9 +99,34 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="NAME_OR_PATH",
         help="a .gguf file, model folder or id (default: bundled)",
     )
-    generate.add_argument("--max-tokens", type=int, metavar="N", help="token budget")
-    generate.add_argument("--temperature", type=float, metavar="T", help="0 decodes greedily")
-    generate.add_argument("--seed", type=int, metavar="S", help="random seed for sampling")
+    decoding = generate.add_argument_group("decoding (defaults: those of typedgen.generate)")
+    decoding.add_argument("--max-tokens", type=int, metavar="N", help="token budget (512)")
+    decoding.add_argument("--temperature", type=float, metavar="T", help="0 decodes greedily")
+    decoding.add_argument("--top-k", type=int, metavar="K", help="sample among the K most likely")
+    decoding.add_argument(
+        "--top-p", type=float, metavar="P", help="sample within probability mass P"
+    )
+    decoding.add_argument("--seed", type=int, metavar="S", help="random seed for sampling")
+    decoding.add_argument(
+        "--beams", type=int, metavar="B", dest="num_beams", help="beam search with B beams"
+    )
+    decoding.add_argument(
+        "--jump-forward",
+        choices=("force", "exact", "off"),
+        help="how bytes the grammar forces are written (default: force)",
+    )
+    decoding.add_argument(
+        "--on-max-tokens",
+        choices=("raise", "finish"),
+        help="at the budget: fail, or close the output with the grammar's shortest completion",
+    )
+    decoding.add_argument(
+        "--retries",
+        type=int,
+        metavar="R",
+        dest="max_retries",
+        help="attempts after one that fails validation (2)",
+    )
     generate.add_argument("--reasoning", action="store_true", help="let the model reason first")
     generate.add_argument(
         "--no-instructions",
@@ -214,9 +251,7 @@ def _generate(args: argparse.Namespace) -> None:
     prompt = sys.stdin.read().removesuffix("\n") if args.prompt == "-" else args.prompt
     model = typedgen.load_model(args.model) if args.model is not None else None
     options: dict[str, Any] = {
-        name: getattr(args, name)
-        for name in ("max_tokens", "temperature", "seed")
-        if getattr(args, name) is not None
+        name: getattr(args, name) for name in _DECODING if getattr(args, name) is not None
     }
     result = generate(
         output_type,
@@ -235,7 +270,8 @@ def _generate(args: argparse.Namespace) -> None:
         _write(f"reasoning: {result.reasoning}", sys.stderr)
     _write(
         f"typedgen: {result.prompt_tokens} prompt tokens, {result.sampled_tokens} sampled,"
-        f" {result.forced_tokens} forced, {result.attempts} attempt(s), {result.seconds:.2f}s",
+        f" {result.forced_tokens} forced, {len(result.attempts)} attempt(s),"
+        f" {result.seconds:.2f}s{', closed early' if result.closed_early else ''}",
         sys.stderr,
     )
 

@@ -11,6 +11,7 @@ SQL dialect rule) when one is known, and a ``hint`` saying what to do::
      │         └── UnsupportedSchemaError   (also an UnsupportedFeatureError)
      ├── CompileError          the grammar cannot be compiled (budget exceeded, lexer too large)
      │    └── CompileBudgetError
+     │   (CompileWarning, a UserWarning: a place the model could enter and never finish)
      ├── VocabularyError       a tokenizer cannot be turned into exact token bytes
      ├── OptionError           an argument or option typedgen cannot use
      │    └── UnknownOptionError        (also a TypeError) an option typedgen does not know
@@ -31,6 +32,7 @@ and code; tests/test_errors.py keeps the two in step.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 if TYPE_CHECKING:
@@ -41,6 +43,7 @@ __all__ = [
     "CliError",
     "CompileBudgetError",
     "CompileError",
+    "CompileWarning",
     "DSLValueError",
     "DecodeError",
     "EngineUnavailableError",
@@ -233,6 +236,9 @@ ErrorCode = Literal[
     "token-table-budget",
     "rule-budget",
     "vocabulary-unmappable",
+    # static checks at compile time (CompileWarning, or CompileError where every path is hit)
+    "vocabulary-bytes",
+    "lexing-never-ends",
 ]
 """Every code typedgen puts on an error: a closed set, so that mypy refuses an unlisted one and
 users can match on codes safely. docs/errors.md explains each."""
@@ -286,6 +292,32 @@ class CompileError(TypedgenError):
     """A valid grammar could not be compiled for a vocabulary."""
 
     default_code: ErrorCode = "compile"
+
+
+class CompileWarning(UserWarning):
+    """A compiled grammar with a place the model could enter and never finish, or a sequence
+    it can never write, found before decoding (``typedgen.compiler.checks``).
+
+    Not an error: other paths of the grammar still work. Carries ``code``, ``origin`` and
+    ``hint`` like every typedgen error; where every path is affected, a :class:`CompileError`
+    with the same code is raised instead.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: ErrorCode,
+        origin: Origin | None = None,
+        hint: str | None = None,
+    ) -> None:
+        self.message = message
+        self.code: ErrorCode = code
+        self.origin = origin
+        self.hint = hint
+        where = f"{origin}: " if origin is not None else ""
+        text = f"{where}{message} [{code}]" + (f"\n  hint: {hint}" if hint else "")
+        super().__init__(text)
 
 
 class CompileBudgetError(CompileError):
@@ -386,7 +418,12 @@ class EngineUnavailableError(TypedgenError, ImportError):
 
 
 class GenerationError(TypedgenError):
-    """Decoding did not produce a valid result; ``partial_text`` is what was generated."""
+    """Decoding did not produce a valid result; ``partial_text`` is what was generated.
+
+    ``attempts`` holds every attempt of the call that raised it, oldest first, the failing one
+    last (a retry that runs out of tokens keeps the attempts that failed validation before it);
+    empty where the error was raised outside a generation call.
+    """
 
     default_code: ErrorCode = "generation"
 
@@ -397,8 +434,10 @@ class GenerationError(TypedgenError):
         partial_text: str = "",
         code: ErrorCode | None = None,
         hint: str | None = None,
+        attempts: Sequence[Any] = (),
     ) -> None:
         self.partial_text = partial_text
+        self.attempts: list[Any] = list(attempts)
         super().__init__(message, code=code, hint=hint)
 
 
@@ -436,7 +475,6 @@ class ValidationFailed(GenerationError):
 
     default_code: ErrorCode = "validation-failed"
 
-    def __init__(self, message: str, *, attempts: list[Any], hint: str | None = None) -> None:
-        self.attempts = list(attempts)
-        last = self.attempts[-1].text if self.attempts else ""
-        super().__init__(message, partial_text=last, hint=hint)
+    def __init__(self, message: str, *, attempts: Sequence[Any], hint: str | None = None) -> None:
+        last = attempts[-1].text if attempts else ""
+        super().__init__(message, partial_text=last, hint=hint, attempts=attempts)

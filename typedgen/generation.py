@@ -227,25 +227,47 @@ class Generator:
     ) -> list[Any]:
         """One value per prompt, decoded together in one padded batch (one matcher per row).
 
-        Rows that fail validation are retried one by one with feedback.
+        Rows that fail validation are retried together, as one batch per round, each with its
+        own feedback, up to ``max_retries`` rounds. When some row still fails (validation, or
+        a decode that ran out of tokens), the error of the first such prompt is raised once
+        every row is done, with its attempts and a note naming the prompt.
         """
         settings = self._settings.updated(options)
         if settings.num_beams > 1:
             return [self(p, return_details=return_details, **options) for p in prompts]
         started = time.perf_counter()
         conversations = [self._conversation(p, settings) for p in prompts]
-        encoded = [self._encode(c) for c in conversations]
-        decoder = Decoder(self.model, self.compiled(), encoded, settings.decode_options())
-        rows = decoder.run()
-        results: list[Any] = []
-        for prompt, ids, row in zip(prompts, encoded, rows, strict=True):
-            first = self._finish(settings, decoder, row)
-            if first.ok:
-                details = self._details(first, [first], len(ids), started, decoder)
-            else:
-                details = self._attempts(prompt, settings, first=first)
-            results.append(details if return_details else details.value)
-        return results
+        history: list[list[Attempt]] = [[] for _ in prompts]
+        results: dict[int, Details] = {}
+        failures: dict[int, GenerationError] = {}
+        todo = list(range(len(prompts)))
+        while todo:
+            encoded = [self._encode(conversations[i]) for i in todo]
+            decoder = Decoder(self.model, self.compiled(), encoded, settings.decode_options())
+            retry: list[int] = []
+            for i, ids, row in zip(todo, encoded, decoder.run(), strict=True):
+                try:
+                    attempt = self._finish(settings, decoder, row)
+                except GenerationError as exc:
+                    failures[i] = _with_attempts(exc, history[i])
+                    continue
+                history[i].append(attempt)
+                if attempt.ok:
+                    results[i] = self._details(attempt, history[i], len(ids), started, decoder)
+                elif len(history[i]) > settings.max_retries:
+                    failures[i] = _validation_failed(history[i], attempt)
+                else:
+                    conversations[i] = conversations[i] + feedback(
+                        attempt.text, attempt.error or ""
+                    )
+                    retry.append(i)
+            todo = retry
+        if failures:
+            first = min(failures)
+            error = failures[first]
+            error.add_note(f"typedgen: prompt {first} of the batch ({len(failures)} failed)")
+            raise error
+        return [results[i] if return_details else results[i].value for i in range(len(prompts))]
 
     def stream(self, prompt: Prompt, **options: Any) -> Iterator[StreamEvent]:
         """Yield text deltas (and partial objects for JSON outputs) as tokens are committed."""
@@ -259,13 +281,8 @@ class Generator:
         yield from self._stream_attempts(prompt, settings)
 
     # -- the retry loop ---------------------------------------------------------------------------
-    def _attempts(
-        self,
-        prompt: Prompt,
-        settings: _Settings,
-        first: Attempt | None = None,
-    ) -> Details:
-        for event in self._stream_attempts(prompt, settings, first=first, emit=False):
+    def _attempts(self, prompt: Prompt, settings: _Settings) -> Details:
+        for event in self._stream_attempts(prompt, settings, emit=False):
             if event.done:
                 assert isinstance(event.value, Details)
                 return event.value
@@ -276,34 +293,41 @@ class Generator:
         prompt: Prompt,
         settings: _Settings,
         *,
-        first: Attempt | None = None,
         emit: bool = True,
     ) -> Iterator[StreamEvent]:
         started = time.perf_counter()
         messages = self._conversation(prompt, settings)
         attempts: list[Attempt] = []
-        if first is not None:
-            attempts.append(first)
-            messages += feedback(first.text, first.error or "")
         while True:
             ids = self._encode(messages)
             attempt_no = len(attempts)
             decoder: Decoder | None = None
-            if settings.num_beams > 1:
-                from typedgen.decoding.beam import beam_search
+            try:
+                if settings.num_beams > 1:
+                    from typedgen.decoding.beam import beam_search
 
-                beam = beam_search(
-                    self.model, self.compiled(), ids, settings.num_beams, settings.decode_options()
-                )
-                attempt = self._attempt_from(settings, beam.text, beam.sampled, 0, beam.error)
-            else:
-                decoder = Decoder(self.model, self.compiled(), [ids], settings.decode_options())
-                row = decoder.rows[0]
-                if emit:
-                    yield from self._events(decoder, row, attempt_no)
+                    beam = beam_search(
+                        self.model,
+                        self.compiled(),
+                        ids,
+                        settings.num_beams,
+                        settings.decode_options(),
+                    )
+                    attempt = self._attempt_from(
+                        settings, beam.text, beam.sampled, beam.forced, beam.error
+                    )
+                    if beam.closed:
+                        attempt = replace(attempt, closed_early=True)
                 else:
-                    decoder.run()
-                attempt = self._finish(settings, decoder, row)
+                    decoder = Decoder(self.model, self.compiled(), [ids], settings.decode_options())
+                    row = decoder.rows[0]
+                    if emit:
+                        yield from self._events(decoder, row, attempt_no)
+                    else:
+                        decoder.run()
+                    attempt = self._finish(settings, decoder, row)
+            except GenerationError as exc:
+                raise _with_attempts(exc, attempts) from None
             attempts.append(attempt)
             if attempt.ok:
                 details = self._details(attempt, attempts, len(ids), started, decoder)
@@ -313,11 +337,7 @@ class Generator:
                     yield StreamEvent("", attempt.text, attempt_no, None, True, details)
                 return
             if len(attempts) > settings.max_retries:
-                raise ValidationFailed(
-                    f"{len(attempts)} attempt(s) failed validation; last error: {attempt.error}",
-                    attempts=attempts,
-                    hint="raise max_retries, relax the validator, or say more in the prompt",
-                )
+                raise _validation_failed(attempts, attempt)
             messages = messages + feedback(attempt.text, attempt.error or "")
 
     def _events(self, decoder: Decoder, row: Row, attempt_no: int) -> Iterator[StreamEvent]:
@@ -457,6 +477,22 @@ class Generator:
         if text is None:
             return messages
         return with_instructions(messages, text, takes_system(self.model.tokenizer))
+
+
+def _with_attempts(error: GenerationError, earlier: list[Attempt]) -> GenerationError:
+    """``error`` (a decode that failed) carrying the call's attempts, the failed one last."""
+    if not error.attempts:
+        failed = Attempt(error.partial_text, None, describe(error))
+        error.attempts = [*earlier, failed]
+    return error
+
+
+def _validation_failed(attempts: list[Attempt], last: Attempt) -> ValidationFailed:
+    return ValidationFailed(
+        f"{len(attempts)} attempt(s) failed validation; last error: {last.error}",
+        attempts=attempts,
+        hint="raise max_retries, relax the validator, or say more in the prompt",
+    )
 
 
 def _type_name(output_type: object) -> str:

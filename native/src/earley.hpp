@@ -14,6 +14,12 @@ namespace tg {
 
 class ParseTable {
   public:
+    struct Item {
+        i32 it, org;
+        bool operator<(const Item& o) const { return it != o.it ? it < o.it : org < o.org; }
+        bool operator==(const Item& o) const { return it == o.it && org == o.org; }
+    };
+
     ParseTable(const GrammarSpec& g, BitPool& bits, Lexer& lexer);
 
     i32 initial() const { return initial_; }
@@ -25,12 +31,17 @@ class ParseTable {
     i32 size() const { return static_cast<i32>(sets_.size()); }
     std::size_t bytes() const { return bytes_; }
 
+    // Read-only views for the completion search (completion.cpp).
+    const std::vector<i32>& item_next() const { return item_next_; }
+    const std::vector<i32>& item_lhs() const { return item_lhs_; }
+    const std::vector<Item>& kernel(i32 sid) const { return sets_[static_cast<std::size_t>(sid)].kernel; }
+    i32 local_id(i32 sid) const { return sets_[static_cast<std::size_t>(sid)].local; }
+    // (awaited symbol, item) pairs of a predicted part, sorted by symbol.
+    const std::vector<std::pair<i32, i32>>& local_waiting(i32 local) const {
+        return locals_[static_cast<std::size_t>(local)].waiting;
+    }
+
   private:
-    struct Item {
-        i32 it, org;
-        bool operator<(const Item& o) const { return it != o.it ? it < o.it : org < o.org; }
-        bool operator==(const Item& o) const { return it == o.it && org == o.org; }
-    };
     struct Local {
         std::vector<std::pair<i32, i32>> waiting;  // (symbol, item), sorted
         i32 exp = 0;

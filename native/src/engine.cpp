@@ -389,7 +389,10 @@ std::optional<std::string> Engine::shortest_completion(i32 state, i32 limit) {
     if (complete_unlocked(state)) {
         result = std::string();
     } else {
-        result = search_completion(state, limit, true);
+        // Over lexemes first (deep states); then bytes, closing bytes preferred, then all.
+        if (!closer_) closer_ = std::make_unique<CompletionSearch>(*this);
+        result = closer_->search(state, limit);
+        if (!result) result = search_completion(state, limit, true);
         if (!result) result = search_completion(state, limit, false);
     }
     completion_[state] = {result, limit};
@@ -412,7 +415,7 @@ std::vector<i32> Engine::lexer_alive_terms(i32 lex) {
 std::size_t Engine::structure_bytes() {
     std::lock_guard<std::mutex> lock(mu_);
     return lexer_.bytes() + parse_.bytes() + bits_.bytes() + states_bytes_ + allowed_.size() * 64 +
-           completion_.size() * 64 + complete_.size();
+           completion_.size() * 64 + complete_.size() + (closer_ ? closer_->bytes() : 0);
 }
 
 std::size_t Engine::cache_bytes() {

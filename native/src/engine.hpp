@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "completion.hpp"
 #include "earley.hpp"
 #include "grammar.hpp"
 #include "lexer.hpp"
@@ -120,6 +121,7 @@ class Engine {
     void set_walk_budget(i64 budget);
 
   private:
+    friend class CompletionSearch;
     using Pairs = std::vector<std::pair<i32, i32>>;
 
     void check_state(i32 state) const;  // call with the lock held
@@ -147,6 +149,7 @@ class Engine {
     std::vector<i8> complete_;  // per state: -1 unknown, 0/1
     std::unordered_map<i32, std::array<u64, 4>> allowed_;
     std::unordered_map<i32, std::pair<std::optional<std::string>, i32>> completion_;
+    std::unique_ptr<CompletionSearch> closer_;
     FlatMap tok_;
     Lru<Mask> masks_, pair_masks_;
     Lru<LexTable> tables_;

@@ -67,6 +67,19 @@ Lexer::Lexer(const GrammarSpec& g, BitPool& bits, i64 budget)
     for (i32 t : g.ignore)
         if (!in_rules[static_cast<std::size_t>(t)]) transparent_[static_cast<std::size_t>(t)] = 1;
     for (const auto& f : g.follow) follow_ids_.push_back(bits_.intern(f));
+    final_only_.resize(static_cast<std::size_t>(n_));
+    for (i32 t = 0; t < n_; ++t) {
+        const TerminalSpec& term = g.terms[static_cast<std::size_t>(t)];
+        if (term.lexing != LEX_BASIC) continue;
+        std::vector<u8>& fo = final_only_[static_cast<std::size_t>(t)];
+        fo.assign(static_cast<std::size_t>(term.dfa.n), 0);
+        for (i32 q = 0; q < term.dfa.n; ++q) {
+            if (!term.dfa.accept[static_cast<std::size_t>(q)]) continue;
+            bool stuck = true;
+            for (int b = 0; b < 256 && stuck; ++b) stuck = term.dfa.at(q, b) < 0;
+            fo[static_cast<std::size_t>(q)] = stuck ? 1 : 0;
+        }
+    }
     tag_sets_.push_back(0);
     initial_ = start_state(bits_.intern(g.first));
 }
@@ -153,6 +166,7 @@ void Lexer::expand(i32 s) {
                 if (q >= 0) nxt.members.push_back({m.t, q});
             }
             if (nxt.members.empty()) continue;
+            prune(nxt.members);
             auto found = index_.find(nxt);
             i32 target = found != index_.end() ? found->second : new_state(Key(nxt));
             row[static_cast<std::size_t>(b)] = target;
@@ -161,6 +175,32 @@ void Lexer::expand(i32 s) {
     i32* dst = rows_[static_cast<std::size_t>(s)].get();
     std::copy(row.begin(), row.end(), dst);
     dst[256] = 1;
+}
+
+// Drop basic members that can neither go on nor end (see Lexer._prune in lexer.py): accepting
+// with no way on, while a higher-ranked basic terminal accepts the same text.
+void Lexer::prune(std::vector<Member>& members) const {
+    auto final_only = [&](const Member& m) {
+        const std::vector<u8>& fo = final_only_[static_cast<std::size_t>(m.t % n_)];
+        return !fo.empty() && fo[static_cast<std::size_t>(m.q)] != 0;
+    };
+    bool any = false;
+    for (const Member& m : members) any = any || final_only(m);
+    if (!any) return;
+    i32 top = -1;
+    for (const Member& m : members) {
+        const i32 t = m.t % n_;
+        if (Bits::test(basic_.data(), t) && g_.terms[static_cast<std::size_t>(t)].dfa.accept[static_cast<std::size_t>(m.q)])
+            top = std::max(top, term_rank(t));
+    }
+    if (top < 0) return;
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < members.size(); ++i) {
+        const Member m = members[i];
+        if (final_only(m) && term_rank(m.t % n_) < top) continue;
+        members[out++] = m;
+    }
+    members.resize(out);
 }
 
 const std::vector<i32>& Lexer::events_on(i32 s, int byte) {

@@ -22,6 +22,12 @@ struct LexEvent {
 
 class Lexer {
   public:
+    struct Member {
+        i32 t;  // terminal id, plus n * tag for tagged (transparent) ignored terminals
+        i32 q;
+        bool operator==(const Member& o) const { return t == o.t && q == o.q; }
+    };
+
     Lexer(const GrammarSpec& g, BitPool& bits, i64 budget);
 
     i32 initial() const { return initial_; }
@@ -53,12 +59,11 @@ class Lexer {
     std::vector<i32> alive_terms(i32 s) const;
     std::size_t bytes() const;
 
+    // The (terminal, DFA state) members of `s` (empty for a fresh state's bookkeeping entry).
+    const std::vector<Member>& members(i32 s) const { return states_[static_cast<std::size_t>(s)].key.members; }
+    i32 n_terms() const { return n_; }
+
   private:
-    struct Member {
-        i32 t;  // terminal id, plus n * tag for tagged (transparent) ignored terminals
-        i32 q;
-        bool operator==(const Member& o) const { return t == o.t && q == o.q; }
-    };
     struct Key {
         i32 fresh_allowed;  // bitset id of the start set for fresh states, -1 otherwise
         std::vector<Member> members;
@@ -78,6 +83,7 @@ class Lexer {
     i32 new_state(Key&& key);
     i32 start_state(i32 allowed);
     void expand(i32 s);
+    void prune(std::vector<Member>& members) const;
     i32 event_id(i32 ends, i32 blockers, i32 resume);
     i32 term_rank(i32 t) const { return rank_[static_cast<std::size_t>(t)]; }
 
@@ -89,6 +95,7 @@ class Lexer {
     std::vector<u64> free_, basic_, contextual_, nonfree_, ignore_;
     std::vector<i32> rank_;  // dense rank order of (priority, literal)
     std::vector<u8> transparent_;
+    std::vector<std::vector<u8>> final_only_;  // per basic terminal and DFA state: accepts, no way on
     std::vector<i32> follow_ids_;
     std::vector<i32> tag_sets_;  // tag -> bitset id (tag 0: empty)
     std::unordered_map<i32, i32> tags_;

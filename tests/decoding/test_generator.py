@@ -80,6 +80,65 @@ def test_batch_agrees_with_calls(tiny: LoadedModel) -> None:
     assert generator.batch(prompts) == [generator(p) for p in prompts]
 
 
+class _RejectsFirst:
+    """A validator rejecting the first ``n`` values it sees."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.calls = 0
+
+    def __call__(self, value: object) -> str | None:
+        self.calls += 1
+        return "try again" if self.calls <= self.n else None
+
+
+def test_batch_retries_failed_rows_as_one_batch(
+    tiny: LoadedModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typedgen import generation
+
+    sizes: list[int] = []
+
+    class Counted(generation.Decoder):
+        def __init__(self, model: Any, compiled: Any, prompts: Any, options: Any) -> None:
+            sizes.append(len(prompts))
+            super().__init__(model, compiled, prompts, options)
+
+    monkeypatch.setattr(generation, "Decoder", Counted)
+    generator = typedgen.Generator(SCHEMA, tiny)
+    prompts = ["first", "second", "third"]
+    results = generator.batch(prompts, validators=[_RejectsFirst(3)], return_details=True)
+    assert sizes == [3, 3]  # one batch, then every rejected row again in one batch
+    for details in results:
+        assert [a.error for a in details.attempts] == ["try again", None]
+        jsonschema.validate(details.value, SCHEMA)
+
+
+def test_batch_raises_the_first_failed_prompt_after_every_row(tiny: LoadedModel) -> None:
+    generator = typedgen.Generator(SCHEMA, tiny)
+    with pytest.raises(typedgen.ValidationFailed) as info:
+        generator.batch(["a", "b"], validators=[lambda v: False], max_retries=1)
+    assert len(info.value.attempts) == 2
+    assert any("prompt 0 of the batch (2 failed)" in note for note in info.value.__notes__)
+
+
+def test_a_retry_that_runs_out_of_tokens_keeps_the_earlier_attempts(tiny: LoadedModel) -> None:
+    # On the tiny model the first attempt writes "ecec" (rejected by the validator); the
+    # retry, with the feedback in its prompt, starts "isin" and runs out of tokens.
+    generator = typedgen.Generator(typedgen.Regex("ecec|isin[a-z]{40}"), tiny)
+    with pytest.raises(typedgen.IncompleteOutputError) as info:
+        generator("a", max_tokens=5, validators=[lambda v: False], max_retries=3)
+    attempts = info.value.attempts
+    assert [a.text for a in attempts[:1]] == ["ecec"]
+    assert attempts[0].error == "validator <lambda> rejected the value"
+    assert attempts[-1].text == info.value.partial_text and not attempts[-1].ok
+    assert (attempts[-1].error or "").startswith("IncompleteOutputError: max_tokens=5")
+    # Without earlier attempts the error still carries the one that failed.
+    with pytest.raises(typedgen.IncompleteOutputError) as first:
+        generator("x", max_tokens=5)
+    assert [a.text for a in first.value.attempts] == [first.value.partial_text]
+
+
 def test_pydantic_types_bind(tiny: LoadedModel) -> None:
     order = typedgen.generate(Order, "an order", model=tiny)
     assert isinstance(order, Order) and isinstance(order.color, Color)

@@ -218,6 +218,21 @@ def test_finish_closes_the_output_within_the_budget(tiny: LoadedModel, max_token
     assert details.sampled_tokens + details.forced_tokens <= max_tokens
 
 
+@pytest.mark.parametrize("dialect", ["sqlite", "postgres"])
+def test_finish_closes_sql(tiny: LoadedModel, dialect: str) -> None:
+    # Closed SQL parses, within the budget (deep states: tests/runtime/test_completion.py).
+    sqlglot = pytest.importorskip("sqlglot")
+    generator = typedgen.Generator(typedgen.Sql(dialect), tiny)
+    closed = 0
+    for prompt, budget in [("x", 12), ("z", 16), ("with a cte", 32)]:
+        details = generator(prompt, max_tokens=budget, on_max_tokens="finish", return_details=True)
+        assert isinstance(details.value, sqlglot.exp.Expression)
+        sqlglot.parse_one(details.text, read=dialect)
+        assert details.sampled_tokens + details.forced_tokens <= budget
+        closed += details.closed_early
+    assert closed >= 1  # the random model's 12 tokens of whitespace need closing
+
+
 def test_finish_still_raises_when_no_completion_fits(tiny: LoadedModel) -> None:
     # '{"name":"' is 3 tokens and the shortest completion after it 11 more: 12 cannot fit.
     with pytest.raises(typedgen.IncompleteOutputError):

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from typedgen.compiler import compiled as _compiled
 from typedgen.compiler.artifact import load_parser_grammar, save_parser_grammar
 from typedgen.compiler.backend import resolve_engine
+from typedgen.compiler.checks import check_compiled
 from typedgen.compiler.compiled import CompiledGrammar, EngineLimits, runtime
 from typedgen.compiler.lowering import lower
 from typedgen.compiler.trie import load_or_build_trie, token_features
@@ -113,8 +114,11 @@ class Compiler:
     ) -> CompiledGrammar:
         """Compile ``grammar`` for ``vocabulary`` (from the caches when possible).
 
-        Raises :class:`~typedgen.errors.GrammarError` for bad grammars and
-        :class:`~typedgen.errors.CompileBudgetError` when a compile budget runs out.
+        Raises :class:`~typedgen.errors.GrammarError` for bad grammars,
+        :class:`~typedgen.errors.CompileBudgetError` when a compile budget runs out, and
+        :class:`~typedgen.errors.CompileError` when no sentence can be written with the
+        vocabulary (:mod:`typedgen.compiler.checks`, which also warns with
+        :class:`~typedgen.errors.CompileWarning` about places that cannot be finished).
         """
         kind = resolve_engine(self.engine)
         version = _compiled.ENGINE_VERSION
@@ -143,6 +147,9 @@ class Compiler:
             self._disk_hits += 1
         else:
             pg = lower(grammar)
+        t_checks = time.perf_counter()
+        check_compiled(pg, vocabulary)  # warnings, or CompileError where every path is hit
+        timings["checks_s"] = time.perf_counter() - t_checks
         t2 = time.perf_counter()
         compiled = CompiledGrammar(
             key=key,

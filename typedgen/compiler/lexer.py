@@ -69,6 +69,15 @@ class Lexer:
         self.follow = grammar.follow
         self.ignore = sum(1 << t for t in grammar.ignore)
         self.n_terms = n_terms = len(self.terminals)
+        # Per basic terminal: its accepting states with no way on (the lexeme must end there).
+        self._final_only: list[frozenset[int]] = [
+            frozenset()
+            if term.lexing is not Lexing.BASIC
+            else frozenset(
+                np.flatnonzero(term.dfa.accept & (term.dfa.trans < 0).all(axis=1)).tolist()
+            )
+            for term in self.terminals
+        ]
         in_rules = {sym for _, rhs in grammar.productions for sym in rhs if sym < n_terms}
         # Ignored terminals that rules never use restart where they began (see start_state).
         self._transparent = frozenset(t for t in grammar.ignore if t not in in_rules)
@@ -190,8 +199,8 @@ class Lexer:
             for s, e in zip(starts, ends, strict=True):
                 if s == e:
                     continue
-                nxt_key = tuple(
-                    (members[r][0], q) for r, q in zip(r_list[s:e], t_list[s:e], strict=True)
+                nxt_key = self._prune(
+                    tuple((members[r][0], q) for r, q in zip(r_list[s:e], t_list[s:e], strict=True))
                 )
                 by_target.setdefault(nxt_key, []).append(b_list[s])
             for nxt_key, byte_list in by_target.items():
@@ -201,6 +210,21 @@ class Lexer:
                 row[byte_list] = target
         self._trans[sid] = row
         self._expanded[sid] = True
+
+    def _prune(self, key: Key) -> Key:
+        """Drop basic members that can neither go on nor end: accepting with no way on, while
+        a higher-ranked basic terminal accepts the same text (it always wins the tie). Kept,
+        such a member makes the lexeme look alive to a parser that expects it, and the token
+        closing the lexeme leads to a dead end (docs/internals/engine.md, "Lexing ranks")."""
+        final_only, n = self._final_only, self.n_terms
+        if not any(q in final_only[t % n] for t, q in key):
+            return key
+        accepts, rank, basic = self._accepts, self.rank, self.basic
+        tops = [rank[t % n] for t, q in key if (basic >> (t % n)) & 1 and accepts[t % n][q]]
+        if not tops:
+            return key
+        top = max(tops)
+        return tuple((t, q) for t, q in key if q not in final_only[t % n] or rank[t % n] >= top)
 
     def ensure(self, states: npt.NDArray[np.int64] | list[int]) -> None:
         """Make sure the transition rows of ``states`` exist (expanding them if needed)."""

@@ -3,6 +3,13 @@
 Scores are sums of log-probabilities under the *masked, renormalised* distribution (what the
 constrained model actually samples from), divided by ``length ** length_penalty`` when
 hypotheses are compared. With one beam this is greedy decoding.
+
+The loop's options hold here too. ``jump_forward="force"`` appends the bytes the grammar forces
+after each beam's token (canonical tokens, fed with it in the next pass, no score: nothing was
+chosen); ``"exact"`` promises the output of plain decoding and beams give exactly that (no
+drafts are verified, so it costs what ``"off"`` costs). ``on_max_tokens="finish"`` closes a beam
+whose budget leaves room for little else with the grammar's shortest completion; such closed
+hypotheses count only when no beam finished with EOS.
 """
 
 from __future__ import annotations
@@ -13,7 +20,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from typedgen.decoding.forward import Forward
-from typedgen.decoding.loop import DecodeOptions, describe_expected, incomplete
+from typedgen.decoding.loop import (
+    DecodeOptions,
+    Speller,
+    closing_tokens,
+    describe_expected,
+    incomplete,
+)
 from typedgen.decoding.sampling import allowed_ids
 from typedgen.errors import DecodeError, GenerationError, OptionError
 from typedgen.runtime.batch import fill_batch
@@ -32,6 +45,10 @@ class _Beam:
     tokens: list[int]
     matcher: Matcher
     parent: int = 0
+    pending: list[int] = field(default_factory=list)
+    """Tokens to feed in the next pass (the chosen token and any forced after it)."""
+    sampled: int = 0
+    forced: int = 0
 
 
 @dataclass
@@ -42,10 +59,10 @@ class BeamResult:
     tokens: list[int] = field(default_factory=list)
     score: float = 0.0
     error: GenerationError | None = None
-
-    @property
-    def sampled(self) -> int:
-        return len(self.tokens)
+    sampled: int = 0
+    forced: int = 0
+    closed: bool = False
+    """Closed by ``on_max_tokens="finish"`` with the grammar's shortest completion."""
 
 
 def beam_search(
@@ -64,12 +81,21 @@ def beam_search(
     vocab = compiled.vocabulary
     n_words = (vocab.size + 31) // 32
     pad = next(iter(vocab.eos_ids), 0)
+    speller = Speller(model.tokenizer, vocab)
+    budget = options.max_tokens
+    jump = options.jump_forward == "force"
+    finish = options.on_max_tokens == "finish"
     forward = Forward(model.model, 1, model.device, pad)
-    logits, _, offset = forward([prompt], [len(prompt) - 1])
-    forward.advance(0, len(prompt))
-    rows = logits[:, len(prompt) - 1 - offset]
-    beams = [_Beam(0.0, [], compiled.matcher())]
-    finished: list[tuple[float, list[int]]] = []
+    root = _Beam(0.0, [], compiled.matcher())
+    if jump:
+        _jump(root, speller, budget)
+    feed = prompt + root.pending
+    logits, _, offset = forward([feed], [len(feed) - 1])
+    forward.advance(0, len(feed))
+    rows = logits[:, len(feed) - 1 - offset]
+    beams = [root]
+    finished: list[tuple[float, _Beam]] = []
+    closed: list[tuple[float, _Beam]] = []
 
     def text(tokens: list[int]) -> str:
         return vocab.decode(tokens).decode("utf-8", errors="replace")
@@ -77,7 +103,7 @@ def beam_search(
     def norm(score: float, length: int) -> float:
         return float(score / max(length, 1) ** length_penalty)
 
-    for _ in range(options.max_tokens + 1):
+    for _ in range(budget + 1):
         words = np.zeros((len(beams), n_words), dtype=np.int32)
         fill_batch([beam.matcher for beam in beams], words)
         candidates: list[tuple[float, int, int]] = []
@@ -97,13 +123,34 @@ def beam_search(
         for score, b, token in candidates:
             parent = beams[b]
             if token in vocab.eos_ids:
-                finished.append((norm(score, len(parent.tokens) + 1), parent.tokens))
+                done = _Beam(score, parent.tokens, parent.matcher, b, [], parent.sampled)
+                done.forced = parent.forced
+                finished.append((norm(score, len(parent.tokens) + 1), done))
                 continue
-            if len(parent.tokens) >= options.max_tokens:
+            if len(parent.tokens) >= budget:
                 continue
             matcher = parent.matcher.fork()
-            if matcher.accept_token(token):
-                fresh.append(_Beam(score, [*parent.tokens, token], matcher, b))
+            if not matcher.accept_token(token):
+                continue
+            beam = _Beam(
+                score,
+                [*parent.tokens, token],
+                matcher,
+                b,
+                [token],
+                parent.sampled + 1,
+                parent.forced,
+            )
+            if jump:
+                _jump(beam, speller, budget)
+            if finish and not matcher.is_complete():
+                tail = closing_tokens(matcher, speller, budget - len(beam.tokens))
+                if tail is not None and _accept_all(matcher, tail):
+                    beam.tokens.extend(tail)
+                    beam.forced += len(tail)
+                    closed.append((norm(score, len(beam.tokens)), beam))
+                    continue
+            fresh.append(beam)
             if len(fresh) == num_beams:
                 break
         best_alive = max((norm(f.score, len(f.tokens)) for f in fresh), default=-np.inf)
@@ -111,21 +158,70 @@ def beam_search(
             break
         beams = fresh
         forward.select([f.parent for f in fresh])
-        logits, _, offset = forward([[f.tokens[-1]] for f in fresh], [0] * len(fresh))
-        for i in range(len(fresh)):
-            forward.advance(i, 1)
-        rows = logits[:, -offset if offset else 0]
-    if finished:
-        score, tokens = max(finished, key=lambda f: f[0])
-        return BeamResult(text(tokens), tokens, score)
+        feeds = [f.pending for f in fresh]
+        logits, _, offset = forward(feeds, [len(f) - 1 for f in feeds])
+        for i, f in enumerate(feeds):
+            forward.advance(i, len(f))
+        last = torch.tensor([len(f) - 1 - offset for f in feeds], device=logits.device)
+        rows = logits[torch.arange(len(feeds), device=logits.device), last]
+    for pool, is_closed in ((finished, False), (closed, True)):
+        if pool:
+            _, best = max(pool, key=lambda f: f[0])
+            return BeamResult(
+                text(best.tokens),
+                best.tokens,
+                best.score,
+                None,
+                best.sampled,
+                best.forced,
+                is_closed,
+            )
     best = max(beams, key=lambda b: b.score)
+    result = BeamResult(text(best.tokens), best.tokens, best.score, None, best.sampled, best.forced)
     if best.matcher.is_complete():
-        return BeamResult(text(best.tokens), best.tokens, best.score)
-    error: GenerationError
-    if len(best.tokens) >= options.max_tokens:
-        error = incomplete(
-            options.max_tokens, text(best.tokens), describe_expected(best.matcher, vocab)
-        )
+        return result
+    if len(best.tokens) >= budget:
+        result.error = incomplete(budget, result.text, describe_expected(best.matcher, vocab))
     else:
-        error = DecodeError("every beam reached a dead end", partial_text=text(best.tokens))
-    return BeamResult(text(best.tokens), best.tokens, best.score, error)
+        result.error = DecodeError("every beam reached a dead end", partial_text=result.text)
+    return result
+
+
+def _jump(beam: _Beam, speller: Speller, budget: int) -> None:
+    """Append the bytes the grammar forces next, as the loop's ``"force"`` mode does: the
+    beam's last token (not fed yet) is re-spelled together with them where the tokenizer
+    spells the whole canonically, else their canonical tokens follow it (as far as they fit)."""
+    matcher = beam.matcher
+    forced = matcher.forced_bytes()
+    room = budget - len(beam.tokens)
+    if not forced or room <= 0:
+        return
+    if beam.tokens and beam.pending == beam.tokens[-1:]:
+        last = beam.tokens[-1]
+        whole = speller.vocab.tokens[last] + forced
+        spelled = speller.draft(whole)
+        if 1 < len(spelled) <= room + 1 and speller.vocab.decode(spelled) == whole:
+            matcher.rollback(1)
+            if _accept_all(matcher, spelled):
+                beam.tokens[-1:] = spelled
+                beam.pending = list(spelled)
+                beam.forced += len(spelled) - 1
+                return
+            matcher.accept_token(last)
+    kept = 0
+    for token in speller.draft(forced)[:room]:
+        if not matcher.accept_token(token):
+            break
+        beam.tokens.append(token)
+        beam.pending.append(token)
+        kept += 1
+    beam.forced += kept
+
+
+def _accept_all(matcher: Matcher, tokens: list[int]) -> bool:
+    """Accept every token, or none (the matcher unchanged)."""
+    for n, token in enumerate(tokens):
+        if not matcher.accept_token(token):  # pragma: no cover - the completion is in the grammar
+            matcher.rollback(n)
+            return False
+    return True

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from typedgen.models import LoadedModel
     from typedgen.runtime.matcher import Matcher
 
-__all__ = ["DecodeOptions", "Decoder", "Row", "describe_expected", "incomplete"]
+__all__ = ["DecodeOptions", "Decoder", "Row", "Speller", "describe_expected", "incomplete"]
 
 _EXECUTOR: ThreadPoolExecutor | None = None
 _EXECUTOR_LOCK = threading.Lock()
@@ -72,9 +72,9 @@ def _executor() -> ThreadPoolExecutor:
 
 
 JUMP_MODES = ("force", "exact", "off")
-_CLOSE_WINDOW = 96
+CLOSE_WINDOW = 96
 """With ``on_max_tokens="finish"``, completions are searched only this close to the budget."""
-_CLOSE_MARGIN = 4
+CLOSE_MARGIN = 4
 
 
 @dataclass(frozen=True)
@@ -168,6 +168,68 @@ def incomplete(max_tokens: int, text: str, expected: str) -> IncompleteOutputErr
     )
 
 
+class Speller:
+    """Tokens for bytes the grammar chose (forced bytes, completions): the tokenizer's
+    canonical spelling where it spells them exactly, memoised (shared by the loop and beams)."""
+
+    def __init__(self, tokenizer: Any, vocab: Vocabulary) -> None:
+        self.tokenizer = tokenizer
+        self.vocab = vocab
+        self._drafts: dict[bytes, list[int]] = {}
+        self._byte_tokens: dict[int, int] | None = None
+
+    def draft(self, forced: bytes) -> list[int]:
+        """The canonical tokens of ``forced`` (of its longest prefix they spell exactly)."""
+        found = self._drafts.get(forced)
+        if found is not None:
+            return found
+        try:  # the complete characters at the front (none if it starts mid-character)
+            text = codecs.getincrementaldecoder("utf-8")().decode(forced)
+        except UnicodeDecodeError:
+            text = ""
+        tokens: list[int] = []
+        if text:
+            ids = self.tokenizer.encode(text, add_special_tokens=False)
+            spelled = b""
+            table, special = self.vocab.tokens, self.vocab.special_ids
+            for t in ids:
+                piece = table[t] if 0 <= t < len(table) else b""
+                if not piece or t in special or not forced.startswith(spelled + piece):
+                    break
+                spelled += piece
+                tokens.append(t)
+        self._drafts[forced] = tokens
+        return tokens
+
+    def spell(self, data: bytes) -> list[int] | None:
+        """Tokens spelling ``data`` exactly: canonical, else one single-byte token per byte."""
+        canonical = self.draft(data)
+        if self.vocab.decode(canonical) == data:
+            return canonical
+        if self._byte_tokens is None:
+            self._byte_tokens = {}
+            for t, piece in enumerate(self.vocab.tokens):
+                if len(piece) == 1 and t not in self.vocab.special_ids:
+                    self._byte_tokens.setdefault(piece[0], t)
+        singles = [self._byte_tokens.get(b) for b in data]
+        return None if any(t is None for t in singles) else [t for t in singles if t is not None]
+
+
+def closing_tokens(matcher: Matcher, speller: Speller, room: int) -> list[int] | None:
+    """With ``on_max_tokens="finish"``: the tokens of the grammar's shortest completion once
+    the budget (``room`` tokens left) leaves space for little else, or ``None`` while the
+    model may still write (or when no completion fits)."""
+    if room > CLOSE_WINDOW:
+        return None
+    tail = matcher.shortest_completion()
+    tokens = None if tail is None else speller.spell(tail)
+    # Leave the model every step that still leaves room for the closing tokens (plus a
+    # margin: one sampled token may open something that lengthens the completion).
+    if tokens is None or len(tokens) + CLOSE_MARGIN < room or len(tokens) > room:
+        return None
+    return tokens
+
+
 class Decoder:
     """Runs one batch of prompts under one compiled grammar; iterate :meth:`steps`."""
 
@@ -197,8 +259,7 @@ class Decoder:
         if pad is None:
             pad = next(iter(self.vocab.eos_ids), 0)
         self._forward = Forward(model.model, len(prompts), model.device, int(pad))
-        self._drafts: dict[bytes, list[int]] = {}
-        self._byte_tokens: dict[int, int] | None = None
+        self._speller = Speller(model.tokenizer, self.vocab)
         self._overlap = _should_overlap(model) if options.overlap is None else options.overlap
         self.forward_passes = 0
         self.mask_seconds = 0.0
@@ -351,14 +412,10 @@ class Decoder:
 
     def _close(self, row: Row) -> list[int]:
         """Append the grammar's shortest completion once the budget leaves room for little else."""
-        room = self.options.max_tokens - len(row.tokens)
-        if room > _CLOSE_WINDOW:
-            return []
-        tail = row.matcher.shortest_completion()
-        tokens = None if tail is None else self._spell(tail)
-        # Leave the model every step that still leaves room for the closing tokens (plus a
-        # margin: one sampled token may open something that lengthens the completion).
-        if tokens is None or len(tokens) + _CLOSE_MARGIN < room or len(tokens) > room:
+        tokens = closing_tokens(
+            row.matcher, self._speller, self.options.max_tokens - len(row.tokens)
+        )
+        if tokens is None:
             return []
         for n, token in enumerate(tokens):
             if not row.matcher.accept_token(token):  # pragma: no cover - tail is in the grammar
@@ -368,19 +425,6 @@ class Decoder:
         row.forced += len(tokens)
         row.closed = True
         return tokens
-
-    def _spell(self, data: bytes) -> list[int] | None:
-        """Tokens spelling ``data`` exactly: canonical, else one single-byte token per byte."""
-        canonical = self._draft(data)
-        if self.vocab.decode(canonical) == data:
-            return canonical
-        if self._byte_tokens is None:
-            self._byte_tokens = {}
-            for t, piece in enumerate(self.vocab.tokens):
-                if len(piece) == 1 and t not in self.vocab.special_ids:
-                    self._byte_tokens.setdefault(piece[0], t)
-        singles = [self._byte_tokens.get(b) for b in data]
-        return None if any(t is None for t in singles) else [t for t in singles if t is not None]
 
     def _fail_dead(self, row: Row) -> None:
         row.done = True
@@ -448,27 +492,7 @@ class Decoder:
         return True
 
     def _draft(self, forced: bytes) -> list[int]:
-        """The canonical tokens of ``forced`` (of its longest prefix they spell exactly)."""
-        found = self._drafts.get(forced)
-        if found is not None:
-            return found
-        try:  # the complete characters at the front (none if it starts mid-character)
-            text = codecs.getincrementaldecoder("utf-8")().decode(forced)
-        except UnicodeDecodeError:
-            text = ""
-        tokens: list[int] = []
-        if text:
-            ids = self.model.tokenizer.encode(text, add_special_tokens=False)
-            spelled = b""
-            table, special = self.vocab.tokens, self.vocab.special_ids
-            for t in ids:
-                piece = table[t] if 0 <= t < len(table) else b""
-                if not piece or t in special or not forced.startswith(spelled + piece):
-                    break
-                spelled += piece
-                tokens.append(t)
-        self._drafts[forced] = tokens
-        return tokens
+        return self._speller.draft(forced)
 
     # -- results ----------------------------------------------------------------------------------
     def text(self, row: Row) -> str:

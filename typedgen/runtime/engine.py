@@ -27,6 +27,7 @@ from typedgen.compiler.lexer import Lexer
 from typedgen.compiler.tokentables import LexTable, TableBuilder
 from typedgen.compiler.trie import token_features
 from typedgen.errors import CompileBudgetError
+from typedgen.runtime.completion import CompletionSearch
 from typedgen.runtime.earley import ParseTable
 from typedgen.runtime.lru import ByteLru
 
@@ -99,6 +100,7 @@ class Engine:
         self._complete: dict[int, bool] = {}
         self._bytes: dict[int, tuple[int, ...]] = {}
         self._completion: dict[int, tuple[bytes | None, int]] = {}
+        self._closer: CompletionSearch | None = None
         self._lock = threading.RLock()
         eos = np.zeros(self.n_words, dtype=np.uint32)
         for t in self.vocab.eos_ids:
@@ -402,12 +404,12 @@ class Engine:
     def shortest_completion(self, state: int, limit: int = 2048) -> bytes | None:
         """A short byte string that makes the text complete, or ``None`` if none was found.
 
-        Breadth-first over interned states. A first search prefers *closing* bytes (quotes,
-        brackets, separators, ``0``): where a state allows any of them, only those are tried,
-        which keeps the search narrow in JSON-like grammars; where it allows none (a keyword
-        must be spelled), every allowed byte is. If that finds nothing within ``limit``
-        states, an unrestricted search follows, which returns the truly shortest completion.
-        Memoised per state (a failure only for limits up to the one that failed).
+        First an A* search over lexemes and parse sets (:mod:`typedgen.runtime.completion`),
+        which reaches deep states (SQL after ``WITH x``) that a byte-level search cannot; if
+        it visits ``limit`` states without success, the byte-level breadth-first search
+        follows: one that prefers *closing* bytes (quotes, brackets, separators, ``0``) where
+        a state allows any, then an unrestricted one. Memoised per state (a failure only for
+        limits up to the one that failed).
         """
         with self._lock:
             return self._shortest_completion(state, limit)
@@ -421,7 +423,11 @@ class Engine:
         if self.is_complete(state):
             result = b""
         else:
-            result = self._search_completion(state, limit, _CLOSING)
+            if self._closer is None:
+                self._closer = CompletionSearch(self)
+            result = self._closer.search(state, limit)
+            if result is None:
+                result = self._search_completion(state, limit, _CLOSING)
             if result is None:
                 result = self._search_completion(state, limit, None)
         self._completion[state] = (result, limit)
@@ -476,6 +482,7 @@ class Engine:
             + 6000 * lexer.n_states
             + 300 * len(lexer._events_memo)
             + 200 * (len(self._complete) + len(self._bytes) + len(self._completion))
+            + (self._closer.nbytes() if self._closer is not None else 0)
         )
 
     def cache_bytes(self) -> int:
