@@ -403,6 +403,24 @@ bool Engine::take_slow_warning() {
     return w;
 }
 
+i32 Engine::text_kind(i32 state, i32 min_width) {
+    std::lock_guard<std::mutex> lock(mu_);
+    check_state(state);
+    const Pairs& pairs = states_[static_cast<std::size_t>(state)];
+    if (pairs.empty()) return 0;
+    bool wide = true, closed = true;
+    for (const auto& [lex, sid] : pairs) {
+        (void)sid;
+        if (lexer_.fresh(lex)) return 0;
+        const i32* r = lexer_.row(lex);
+        i32 width = 0;
+        for (int b = 0; b < 256; ++b) width += r[b] >= 0 ? 1 : 0;
+        wide = wide && width >= min_width;
+        closed = closed && !lexer_.accepting(lex);
+    }
+    return wide ? 2 : closed ? 1 : 0;
+}
+
 std::vector<i32> Engine::lexer_alive_terms(i32 lex) {
     std::lock_guard<std::mutex> lock(mu_);
     check_index(lex, lexer_.n_states(), "lexer state");

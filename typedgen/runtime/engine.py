@@ -369,6 +369,23 @@ class Engine:
         self._mask.put(state, words)
         return words
 
+    def text_kind(self, state: int, min_width: int) -> int:
+        """Where ``state`` stands in its lexeme: 2 (free text) when every pair is a lexeme in
+        progress (not fresh) that at least ``min_width`` distinct bytes continue (a string,
+        identifier or comment body); 1 when every pair is in progress and none can end here
+        (inside an escape); 0 otherwise (a lexeme may end or begin here)."""
+        with self._lock:
+            pairs = self._states[state]
+            if not pairs:
+                return 0
+            wide = closed = True
+            for lex, _ in pairs:
+                if self._fresh[lex]:
+                    return 0
+                wide = wide and sum(1 for nxt in self.lexer.row(lex) if nxt >= 0) >= min_width
+                closed = closed and not self._accept[lex]
+            return 2 if wide else 1 if closed else 0
+
     # -- bytes ----------------------------------------------------------------------------------
     def allowed_bytes(self, state: int) -> tuple[int, ...]:
         """Every byte that can come next (the grammar's byte-level view)."""
