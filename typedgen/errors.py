@@ -228,6 +228,7 @@ ErrorCode = Literal[
     "sql-dialect-refused",
     "sql-schema",
     "sql-statements",
+    "sql-functions",
     "sql-parse",
     "sql-statement-count",
     "sql-statement-refused",

@@ -12,7 +12,8 @@ What can be located:
 - a Pydantic ``ValidationError`` (from binding or a validator): each error's ``loc`` is a JSON
   path; the value at that path is found in the text by :func:`json_value_span`;
 - a ``Sql`` output with a schema: a column reference whose qualifier's table has no such
-  column (``T2.name`` where ``T2`` is ``concert``), found in sqlglot's parse of the text;
+  column (``T2.name`` where ``T2`` is ``concert``), or a table that is neither in the schema
+  nor named by ``WITH``, found in sqlglot's parse of the text;
 - a :class:`~typedgen.errors.Fault` raised by a validator of your own (it names the span).
 
 Everything else (a validator's plain message) leaves the whole-output retry to do the work.
@@ -144,7 +145,8 @@ def _pydantic_faults(exc: Any, answer: str) -> list[Fault]:
 
 # -- SQL ------------------------------------------------------------------------------------------
 def sql_column_faults(answer: str, sql: Any) -> list[Fault]:
-    """Column references whose qualifier names a table (or alias) that has no such column."""
+    """Table references that are neither in the schema nor a ``WITH`` name, and column
+    references whose qualifier names a table (or alias) that has no such column."""
     import sqlglot
     from sqlglot import exp
     from sqlglot.errors import SqlglotError
@@ -157,14 +159,25 @@ def sql_column_faults(answer: str, sql: Any) -> list[Fault]:
     except SqlglotError:
         return []
     tables = {t.lower(): {c.lower() for c in cols} for t, cols in schema.tables.items()}
+    ctes = {cte.alias.lower() for cte in tree.find_all(exp.CTE) if cte.alias}
     aliases: dict[str, str] = {}
+    faults = []
     for table in tree.find_all(exp.Table):
         name = table.name.lower()
         if name in tables:
             aliases[name] = name
             if table.alias:
                 aliases[table.alias.lower()] = name
-    faults = []
+        elif name not in ctes and "start" in table.this.meta:
+            meta = table.this.meta
+            faults.append(
+                Fault(
+                    f"no table {table.name} in the schema",
+                    start=int(meta["start"]),
+                    end=int(meta["end"]) + 1,
+                    place=table.name,
+                )
+            )
     for column in tree.find_all(exp.Column):
         qualifier = column.table.lower()
         if not qualifier or qualifier not in aliases:

@@ -181,18 +181,34 @@ def test_lenient_schema_checks_deferred_keywords_after_decoding(tiny: LoadedMode
         typedgen.Generator(schema, tiny)
     lenient = typedgen.JsonSchema(schema, strict=False)
     outcomes = []
+    repaired = []
     for seed in range(6):
         try:
             value = typedgen.generate(
-                lenient, "letters", model=tiny, temperature=1.0, seed=seed, max_retries=0
+                lenient, "letters", model=tiny, temperature=1.0, seed=seed, max_retries=0, repairs=0
             )
         except typedgen.ValidationFailed as failed:
             assert "non-unique" in (failed.attempts[0].error or "")
             outcomes.append("rejected")
+            # Repair at the failing path (jsonschema names the array) fixes it in place.
+            details = typedgen.generate(
+                lenient,
+                "letters",
+                model=tiny,
+                temperature=1.0,
+                seed=seed,
+                max_retries=0,
+                return_details=True,
+            )
+            assert len(set(details.value)) == len(details.value)
+            assert details.repairs and details.repairs[0].place == "/"
+            assert len(details.attempts) == 1
+            repaired.append(details)
         else:
             assert len(set(value)) == len(value)
             outcomes.append("ok")
     assert "rejected" in outcomes  # the random model does repeat itself; jsonschema catches it
+    assert repaired
 
 
 def test_lark_tree_where_asked(tiny: LoadedModel) -> None:

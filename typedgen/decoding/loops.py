@@ -49,7 +49,7 @@ class LoopGuard:
     action: str = "penalty+close"
     repeats: int = 3
     """A unit must appear this many times in a row before it counts as a loop."""
-    max_unit: int = 8
+    max_unit: int = 16
     """The longest unit looked for, in tokens."""
     min_bytes: int = 12
     """Shorter repeated spans are left alone (``"....."``, ``"=="``)."""

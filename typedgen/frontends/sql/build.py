@@ -83,6 +83,8 @@ class GrammarOptions:
     ctes_in_schema: bool = False
     functions: frozenset[str] | None = None
     """Upper-case function names to offer; ``None`` offers every function the dialect knows."""
+    anonymous_calls: bool = False
+    """Also any other ``name(args)`` (a UDF; sqlglot parses it as an anonymous function)."""
     cast_operator: bool | None = None
     """``x::type``; ``None`` follows the dialect's probe."""
     exclude_types: frozenset[str] = frozenset()
@@ -522,7 +524,7 @@ class _Builder:
             self.rule("postfix", r("primary"))
         cast_body = self.parens(r("expr"), kw("AS"), r("data_type"))
         primaries: list[Expr] = [r("literal"), r("column_ref")]
-        if self.callable_functions() or (self.o.functions is None and self.has("anonymous")):
+        if self.callable_functions() or (self.o.anonymous_calls and self.has("anonymous")):
             primaries.append(r("call"))  # functions=[] (or none the dialect knows): no calls
         primaries += [self.parens(r("expr")), self.parens(r("query"))]
         if types:
@@ -640,9 +642,10 @@ class _Builder:
                     over,
                 )
             )
-        if self.o.functions is None and self.has("anonymous"):
+        if self.o.anonymous_calls and self.has("anonymous"):
             # sqlglot parses any other name(args) as an anonymous function (a UDF, or one it
-            # does not model); a `functions=` list leaves them out.
+            # does not model): only with functions="any", since a small model otherwise
+            # invents functions the database does not have.
             args = _opt(self.sep(self.r("expr")))
             calls.append(_seq(Ref("IDENT"), self.p("("), args, self.p(")"), over))
         if calls:
