@@ -13,6 +13,7 @@ import typedgen
 from typedgen.models import LoadedModel
 from typedgen.repair import json_value_span, locate, sql_column_faults
 
+
 @pytest.fixture(scope="module")
 def tiny(smollm2_tokenizer: Any, smollm2_vocab: Any) -> LoadedModel:
     from tests.decoding.conftest import tiny_model
