@@ -170,7 +170,8 @@ class _Settings:
         """A whole-output retry samples: greedy decoding would mostly repeat its text."""
         if attempt_no == 0 or self.temperature > 0 or self.num_beams > 1:
             return self
-        seed = None if self.seed is None else self.seed + attempt_no
+        # Seeded (0 when no seed was given): a greedy call stays repeatable, retries included.
+        seed = (self.seed or 0) + attempt_no
         return replace(self, temperature=self.retry_temperature, seed=seed)
 
 
