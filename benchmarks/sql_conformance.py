@@ -105,8 +105,11 @@ def construct(text: str, offset: int) -> str:
 
 
 def measure(name: str, dialect: str, queries: list[str], vocab: Any) -> dict[str, Any]:
-    # The language for checking SQL from elsewhere: comments on, wider whitespace.
-    comp = typedgen.compile(typedgen.Sql(dialect, comments=True, whitespace="check", placeholders=True), vocab)
+    # The language for checking SQL from elsewhere: comments, wider whitespace, parameters, UDFs.
+    sql = typedgen.Sql(
+        dialect, comments=True, whitespace="check", placeholders=True, functions="any"
+    )
+    comp = typedgen.compile(sql, vocab)
     groups: dict[str, list[str]] = collections.defaultdict(list)
     for q in queries:
         at = refused_at(comp, q)

@@ -10,6 +10,7 @@ from typedgen.api import compile, grammar_of, instructions_for
 from typedgen.compiler.compiled import CompiledGrammar, EngineLimits
 from typedgen.compiler.grammar_compiler import Compiler
 from typedgen.compiler.vocabulary import Vocabulary
+from typedgen.decoding.loops import LoopEvent, LoopGuard
 from typedgen.decoding.processor import LogitsProcessor
 from typedgen.dsl import DSL
 from typedgen.errors import (
@@ -22,12 +23,14 @@ from typedgen.errors import (
     DSLValueError,
     EngineUnavailableError,
     ErrorCode,
+    Fault,
     GenerationError,
     GrammarError,
     IncompleteOutputError,
     MissingBundledModelError,
     ModelLoadError,
     OptionError,
+    PromptWarning,
     SchemaError,
     TypedgenError,
     UnknownOptionError,
@@ -43,6 +46,7 @@ from typedgen.frontends.sql import Sql, SqlDialect
 from typedgen.generation import Details, Generator, StreamEvent, generate
 from typedgen.models import LoadedModel, load_model
 from typedgen.outputs import OutputAdapter, register_adapter, unregister_adapter
+from typedgen.repair import Repair
 from typedgen.runtime import fill_batch
 from typedgen.runtime.matcher import Matcher
 from typedgen.types import Choice, Gbnf, JsonSchema, Lark, Regex
@@ -68,6 +72,7 @@ __all__ = [
     "EngineUnavailableError",
     "ErrorCode",
     "Explanation",
+    "Fault",
     "Gbnf",
     "GenerationError",
     "Generator",
@@ -77,13 +82,17 @@ __all__ = [
     "Lark",
     "LoadedModel",
     "LogitsProcessor",
+    "LoopEvent",
+    "LoopGuard",
     "Matcher",
     "MissingBundledModelError",
     "ModelLoadError",
     "OptionError",
     "OutputAdapter",
+    "PromptWarning",
     "Reasoning",
     "Regex",
+    "Repair",
     "SchemaError",
     "Sql",
     "SqlDialect",

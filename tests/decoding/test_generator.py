@@ -123,19 +123,30 @@ def test_batch_raises_the_first_failed_prompt_after_every_row(tiny: LoadedModel)
 
 
 def test_a_retry_that_runs_out_of_tokens_keeps_the_earlier_attempts(tiny: LoadedModel) -> None:
-    # On the tiny model the first attempt writes "ecec" (rejected by the validator); the
-    # retry, with the feedback in its prompt, starts "isin" and runs out of tokens.
-    generator = typedgen.Generator(typedgen.Regex("ecec|isin[a-z]{40}"), tiny)
-    with pytest.raises(typedgen.IncompleteOutputError) as info:
-        generator("a", max_tokens=5, validators=[lambda v: False], max_retries=3)
-    attempts = info.value.attempts
-    assert [a.text for a in attempts[:1]] == ["ecec"]
-    assert attempts[0].error == "validator <lambda> rejected the value"
-    assert attempts[-1].text == info.value.partial_text and not attempts[-1].ok
+    # Every value is rejected; an attempt either writes "isin" (rejected; the tiny model's
+    # greedy choice) or starts "ecec" and runs out of tokens (retries sample). Some prompt has
+    # rejected attempts before the one that runs out.
+    generator = typedgen.Generator(typedgen.Regex("isin|ecec[a-z]{40}"), tiny)
+    kept: typedgen.IncompleteOutputError | None = None
+    for prompt in "abcdefghijklmnop":
+        try:
+            generator(prompt, max_tokens=5, validators=[lambda v: False], max_retries=3)
+        except typedgen.IncompleteOutputError as exc:
+            if len(exc.attempts) > 1:
+                kept = exc
+                break
+        except typedgen.ValidationFailed:
+            continue
+    assert kept is not None, "no prompt ran out of tokens after a rejected attempt"
+    attempts = kept.attempts
+    assert all(a.text == "isin" for a in attempts[:-1])
+    assert all(a.error == "validator <lambda> rejected the value" for a in attempts[:-1])
+    assert attempts[-1].text == kept.partial_text and not attempts[-1].ok
     assert (attempts[-1].error or "").startswith("IncompleteOutputError: max_tokens=5")
     # Without earlier attempts the error still carries the one that failed.
+    long = typedgen.Generator(typedgen.Regex("[a-z]{200}"), tiny)
     with pytest.raises(typedgen.IncompleteOutputError) as first:
-        generator("x", max_tokens=5)
+        long("x", max_tokens=5)
     assert [a.text for a in first.value.attempts] == [first.value.partial_text]
 
 
@@ -240,18 +251,34 @@ def test_lenient_schema_checks_deferred_keywords_after_decoding(tiny: LoadedMode
         typedgen.Generator(schema, tiny)
     lenient = typedgen.JsonSchema(schema, strict=False)
     outcomes = []
+    repaired = []
     for seed in range(6):
         try:
             value = typedgen.generate(
-                lenient, "letters", model=tiny, temperature=1.0, seed=seed, max_retries=0
+                lenient, "letters", model=tiny, temperature=1.0, seed=seed, max_retries=0, repairs=0
             )
         except typedgen.ValidationFailed as failed:
             assert "non-unique" in (failed.attempts[0].error or "")
             outcomes.append("rejected")
+            # Repair at the failing path (jsonschema names the array) fixes it in place.
+            details = typedgen.generate(
+                lenient,
+                "letters",
+                model=tiny,
+                temperature=1.0,
+                seed=seed,
+                max_retries=0,
+                return_details=True,
+            )
+            assert len(set(details.value)) == len(details.value)
+            assert details.repairs and details.repairs[0].place == "/"
+            assert len(details.attempts) == 1
+            repaired.append(details)
         else:
             assert len(set(value)) == len(value)
             outcomes.append("ok")
     assert "rejected" in outcomes  # the random model does repeat itself; jsonschema catches it
+    assert repaired
 
 
 def test_lark_tree_where_asked(tiny: LoadedModel) -> None:

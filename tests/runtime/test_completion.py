@@ -30,9 +30,10 @@ ENGINES = [
 ]
 DIALECTS = ("postgres", "sqlite", "mysql", "tsql")
 DEEP_PREFIXES = (
+    "WITH",  # a keyword that needs whitespace next ("WITHA" is one word): 2,048 states ran out
     "WITH x",
     "WITH x AS (SELECT",
-    "WITH x AS (SELECT a FROM t), y",
+    "WITH x AS (SELECT a AS a FROM t), y",  # T-SQL's CTE items are aliased (sqlglot adds AS)
     "SELECT a FROM t WHERE b IN (SELECT c FROM d WHERE (e",
     "SELECT CASE WHEN a = 1 THEN",
     "SELECT a FROM t JOIN u ON",

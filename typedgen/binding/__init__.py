@@ -35,10 +35,12 @@ def schema_binder(schema: object) -> Binder:
         error = jsonschema.exceptions.best_match(validator.iter_errors(value))
         if error is not None:
             where = "/".join(str(p) for p in error.absolute_path)
-            raise BindingError(
+            failure = BindingError(
                 f"the value fails the JSON Schema at '/{where}': {error.message}",
                 code="schema-validation",
             )
+            failure.json_path = tuple(error.absolute_path)  # type: ignore[attr-defined]  # repair
+            raise failure
         return value
 
     return bind

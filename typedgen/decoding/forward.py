@@ -28,6 +28,8 @@ class Forward:
         self.cache: Any = None
         self.attention = torch.zeros(batch_size, 0, dtype=torch.long, device=device)
         self.positions = [0] * batch_size
+        self.slots: list[list[int]] = [[] for _ in range(batch_size)]
+        """Per row, the cache slots of the tokens it kept, in order (for :meth:`rewind`)."""
 
     def __call__(self, feeds: list[list[int]], need_from: list[int]) -> tuple[Any, int, int]:
         """Feed ``feeds[r]`` to row ``r``; returns (logits, first slot, logit offset).
@@ -74,9 +76,22 @@ class Forward:
             self.cache = out.past_key_values
         return out.logits, start, offset
 
-    def advance(self, row: int, kept: int) -> None:
-        """Row ``row`` keeps ``kept`` of the tokens it just fed (the rest become holes)."""
+    def advance(self, row: int, kept: int, first_slot: int | None = None) -> None:
+        """Row ``row`` keeps ``kept`` of the tokens it just fed (the rest become holes); with
+        ``first_slot`` (where the feed began) the kept slots are recorded for :meth:`rewind`."""
         self.positions[row] += kept
+        if first_slot is not None:
+            self.slots[row].extend(range(first_slot, first_slot + kept))
+
+    def rewind(self, row: int, keep: int) -> None:
+        """Row ``row`` keeps only its first ``keep`` recorded tokens: the later slots become holes
+        and the next token fed takes position ``keep`` (the cache is never cropped or copied)."""
+        slots = self.slots[row]
+        if keep < len(slots):
+            dropped = slots[keep:]
+            self.attention[row, dropped] = 0
+            del slots[keep:]
+        self.positions[row] = keep
 
     def hole(self, row: int, start: int, stop: int) -> None:
         """Hide slots ``[start, stop)`` of ``row`` from every later query."""
@@ -91,3 +106,4 @@ class Forward:
         self.cache.reorder_cache(index)
         self.attention = self.attention.index_select(0, index)
         self.positions = [self.positions[r] for r in rows]
+        self.slots = [list(self.slots[r]) for r in rows]

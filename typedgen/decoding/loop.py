@@ -37,6 +37,14 @@ import numpy as np
 import numpy.typing as npt
 
 from typedgen.decoding.forward import Forward
+from typedgen.decoding.loops import (
+    LoopEvent,
+    LoopGuard,
+    closing_bytes,
+    find_repetition,
+    inside_free_text,
+    tokens_spelling_prefix,
+)
 from typedgen.decoding.sampling import SamplingParams, allowed_ids
 from typedgen.errors import DecodeError, GenerationError, IncompleteOutputError, OptionError
 from typedgen.runtime.batch import fill_batch
@@ -92,6 +100,8 @@ class DecodeOptions:
     on_max_tokens: str = "raise"
     """``"raise"`` (``IncompleteOutputError``) or ``"finish"``: near the end of the budget, close
     the output with the grammar's shortest completion (truncating what was being written)."""
+    loop_guard: LoopGuard | None = None
+    """Stop degenerate loops inside free text (see :mod:`typedgen.decoding.loops`)."""
 
     def __post_init__(self) -> None:
         if self.max_tokens < 1:
@@ -118,6 +128,16 @@ class DecodeOptions:
             )
 
 
+@dataclass(frozen=True)
+class _Steer:
+    """The loop guard's decision for one position."""
+
+    penalty: tuple[npt.NDArray[np.int64], float] | None = None
+    only_first: frozenset[int] = frozenset()
+    """Keep only tokens starting with one of these bytes (they end the lexeme)."""
+    rewind_to: int | None = None
+
+
 @dataclass(eq=False)
 class Row:
     """One sequence: its matcher, what it generated, and how it ended."""
@@ -134,6 +154,21 @@ class Row:
     error: GenerationError | None = None
     pending: list[int] = field(default_factory=list)
     draft: list[int] = field(default_factory=list)
+    prompt: list[int] = field(default_factory=list)
+    loops: list[LoopEvent] = field(default_factory=list)
+    """Loops the guard met, in order."""
+    banned: dict[int, set[int]] = field(default_factory=dict)
+    """Token ids excluded at a position (index into ``tokens``), set by :meth:`Decoder.rewind`."""
+    close_at: int | None = None
+    """The position where the loop guard makes the next token end the free-text lexeme."""
+    strikes: int = 0
+    """Positions of the current stretch at which the loop guard met a loop."""
+    last_strike: int = -1
+    not_loop: tuple[int, tuple[int, ...]] | None = None
+    """The last repetition found outside free text (start, unit): growing it changes nothing."""
+    rewound: int = 0
+    """Tokens the loop guard has rolled back; at most ``max_tokens`` in all, so a row decodes
+    at most twice its budget whatever the guard does."""
 
     @property
     def finished(self) -> bool:
@@ -215,19 +250,38 @@ class Speller:
         return None if any(t is None for t in singles) else [t for t in singles if t is not None]
 
 
-def closing_tokens(matcher: Matcher, speller: Speller, room: int) -> list[int] | None:
+def closing_tokens(
+    matcher: Matcher, speller: Speller, room: int, *, now: bool = False
+) -> list[int] | None:
     """With ``on_max_tokens="finish"``: the tokens of the grammar's shortest completion once
-    the budget (``room`` tokens left) leaves space for little else, or ``None`` while the
-    model may still write (or when no completion fits)."""
+    the budget (``room`` tokens left) leaves space for little else (``now``: whenever they
+    fit), or ``None`` while the model may still write (or when no completion fits)."""
     if room > CLOSE_WINDOW:
         return None
     tail = matcher.shortest_completion()
     tokens = None if tail is None else speller.spell(tail)
     # Leave the model every step that still leaves room for the closing tokens (plus a
     # margin: one sampled token may open something that lengthens the completion).
-    if tokens is None or len(tokens) + CLOSE_MARGIN < room or len(tokens) > room:
+    if tokens is None or len(tokens) > room or (not now and len(tokens) + CLOSE_MARGIN < room):
         return None
     return tokens
+
+
+def overruns(matcher: Matcher, speller: Speller, room: int, token: int) -> bool:
+    """Whether taking ``token`` leaves a text whose shortest completion no longer fits in the
+    ``room - 1`` tokens after it, while the text before it still closes within ``room``:
+    then the row closes now instead (after SQL's ``wi`` the completion grows from 3 tokens to
+    9, past what the margin allows for)."""
+    if room > CLOSE_WINDOW or closing_tokens(matcher, speller, room, now=True) is None:
+        return False
+    if not matcher.accept_token(token):
+        return False
+    try:
+        tail = matcher.shortest_completion()
+    finally:
+        matcher.rollback(1)
+    spelled = None if tail is None else speller.spell(tail)
+    return spelled is None or len(spelled) > room - 1
 
 
 class Decoder:
@@ -251,9 +305,13 @@ class Decoder:
         self.options = options
         self.vocab = compiled.vocabulary
         self.rows = [
-            Row(compiled.matcher(), len(p), options.sampling.rng(i), pending=list(p))
+            Row(
+                compiled.matcher(), len(p), options.sampling.rng(i), pending=list(p), prompt=list(p)
+            )
             for i, p in enumerate(prompts)
         ]
+        self._first_byte: npt.NDArray[np.int16] | None = None
+        self._loop_tokens: dict[bytes, npt.NDArray[np.int64]] = {}
         self._n_words = (self.vocab.size + 31) // 32
         pad = getattr(model.tokenizer, "pad_token_id", None)
         if pad is None:
@@ -355,12 +413,26 @@ class Decoder:
         kept_draft = 0
         chosen = -1
         dead = False
+        steer = _Steer() if row.draft else self._steer(row)
+        if steer.rewind_to is not None:
+            row.matcher.rollback(accepted)
+            self._forward.advance(i, len(row.pending), first_slot)
+            self._forward.hole(i, first_slot + len(row.pending), first_slot + fed)
+            row.pending = []
+            row.draft = []
+            self.rewind(i, steer.rewind_to)
+            row.close_at = steer.rewind_to
+            return []
         for j in range(accepted + 1):
             allowed = allowed_ids(words[j], size)
+            penalty = None
+            if j == 0:
+                allowed = self._exclude(row, allowed, steer)
+                penalty = steer.penalty
             if not allowed.shape[0]:
                 dead = True
                 break
-            chosen = sampling.choose(logits[i, base + j - offset], allowed, row.rng)
+            chosen = sampling.choose(logits[i, base + j - offset], allowed, row.rng, penalty)
             if j < accepted and chosen == row.draft[j]:
                 kept_draft += 1
                 new.append(chosen)
@@ -370,12 +442,23 @@ class Decoder:
         row.matcher.rollback(accepted - kept_draft)
         row.forced += kept_draft
         row.tokens.extend(new)
-        self._forward.advance(i, len(row.pending) + kept_draft)
+        self._forward.advance(i, len(row.pending) + kept_draft, first_slot)
         self._forward.hole(i, first_slot + len(row.pending) + kept_draft, first_slot + fed)
         row.pending = []
         row.draft = []
         if dead:
             self._fail_dead(row)
+            return new
+        if (
+            self.options.on_max_tokens == "finish"
+            and chosen not in self.vocab.eos_ids
+            and not row.matcher.is_complete()
+            and overruns(
+                row.matcher, self._speller, self.options.max_tokens - len(row.tokens), chosen
+            )
+        ):
+            new.extend(self._close(row, now=True))
+            new.extend(self._settle(row))
             return new
         if not row.matcher.accept_token(chosen):  # pragma: no cover - the mask allowed it
             self._fail_dead(row)
@@ -389,6 +472,102 @@ class Decoder:
         row.pending = [chosen]
         new.extend(self._settle(row))
         return new
+
+    # -- loops and exclusions -------------------------------------------------------------------
+    def _steer(self, row: Row) -> _Steer:
+        """What the loop guard does at the row's next position (nothing in most steps)."""
+        guard = self.options.loop_guard
+        position = len(row.tokens)
+        if row.close_at is not None:
+            if row.close_at == position:
+                row.close_at = None
+                closers = closing_bytes(row.matcher)
+                if closers:
+                    return _Steer(only_first=closers)
+            row.close_at = None
+        if guard is None:
+            return _Steer()
+        found = find_repetition(row.tokens, guard)
+        if found is None:
+            return _Steer()
+        if row.not_loop == (found.start, found.unit):
+            return _Steer()
+        span_tokens = len(found.unit) * found.repeats
+        span = self.vocab.decode(row.tokens[-span_tokens:])
+        if len(span) < guard.min_bytes:
+            return _Steer()
+        if not inside_free_text(row.matcher, span, span_tokens):
+            row.not_loop = (found.start, found.unit)
+            return _Steer()
+        unit = self.vocab.decode(list(found.unit))
+        shown = unit.decode("utf-8", errors="replace")
+        stretch = guard.max_unit * guard.repeats
+        row.strikes = row.strikes + 1 if position - row.last_strike <= stretch else 1
+        row.last_strike = position
+        closing = guard.action == "close" or (
+            guard.action == "penalty+close" and row.strikes >= guard.close_after
+        )
+        dropped = position - (found.start + len(found.unit))
+        if closing and row.rewound + dropped <= self.options.max_tokens:
+            row.strikes = 0
+            row.rewound += dropped
+            row.loops.append(LoopEvent(found.start, shown, found.repeats, "closed"))
+            return _Steer(rewind_to=found.start + len(found.unit))
+        if not row.loops or row.loops[-1].token_index != found.start:
+            row.loops.append(LoopEvent(found.start, shown, found.repeats, "penalty"))
+        else:
+            row.loops[-1] = LoopEvent(found.start, shown, found.repeats, "penalty")
+        ids = self._loop_tokens.get(unit)
+        if ids is None:
+            ids = self._loop_tokens[unit] = tokens_spelling_prefix(self.compiled.trie, unit)
+        amount = guard.penalty * 2.0 ** (found.repeats - guard.repeats)
+        return _Steer(penalty=(ids, amount))
+
+    def _exclude(
+        self, row: Row, allowed: npt.NDArray[np.int64], steer: _Steer
+    ) -> npt.NDArray[np.int64]:
+        """``allowed`` less the tokens excluded at this position (never down to nothing)."""
+        banned = row.banned.get(len(row.tokens))
+        if banned:
+            kept = allowed[~np.isin(allowed, np.fromiter(banned, dtype=np.int64))]
+            if kept.shape[0]:
+                allowed = kept
+        if steer.only_first:
+            if self._first_byte is None:
+                from typedgen.compiler.trie import token_features
+
+                self._first_byte = token_features(self.vocab).first_byte
+            firsts = self._first_byte[allowed]
+            kept = allowed[np.isin(firsts, np.fromiter(steer.only_first, dtype=np.int16))]
+            if kept.shape[0]:
+                allowed = kept
+        return allowed
+
+    def rewind(self, i: int, keep: int, exclude: int | None = None) -> None:
+        """Roll row ``i`` back to its first ``keep`` tokens (matcher and KV cache), optionally
+        excluding token ``exclude`` at that position, and let it decode again from there.
+
+        The token before the cut is fed again (its logits were not kept), so a rewind costs one
+        token of recomputation, not the prefix.
+        """
+        row = self.rows[i]
+        if not 0 <= keep <= len(row.tokens):
+            raise OptionError(
+                f"cannot rewind to {keep} tokens: the row has {len(row.tokens)}",
+                code="rollback-range",
+            )
+        extra = row.matcher.num_accepted - len(row.tokens)  # EOS, or an unfed draft
+        row.matcher.rollback(len(row.tokens) - keep + extra)
+        del row.tokens[keep:]
+        context = row.prompt + row.tokens
+        self._forward.rewind(i, len(context) - 1)
+        row.pending = context[-1:]
+        row.draft = []
+        row.done = False
+        row.closed = False
+        row.error = None
+        if exclude is not None:
+            row.banned.setdefault(keep, set()).add(exclude)
 
     def _settle(self, row: Row) -> list[int]:
         """End the row if only EOS can follow, or if its token budget is spent.
@@ -410,10 +589,11 @@ class Decoder:
                 )
         return closing
 
-    def _close(self, row: Row) -> list[int]:
-        """Append the grammar's shortest completion once the budget leaves room for little else."""
+    def _close(self, row: Row, *, now: bool = False) -> list[int]:
+        """Append the grammar's shortest completion once the budget leaves room for little else
+        (``now``: whenever it fits)."""
         tokens = closing_tokens(
-            row.matcher, self._speller, self.options.max_tokens - len(row.tokens)
+            row.matcher, self._speller, self.options.max_tokens - len(row.tokens), now=now
         )
         if tokens is None:
             return []

@@ -66,16 +66,30 @@ class SamplingParams:
             return np.random.default_rng()
         return np.random.default_rng([self.seed, row])
 
-    def choose(self, logits: torch.Tensor, allowed: npt.NDArray[np.int64], rng: Any) -> int:
+    def choose(
+        self,
+        logits: torch.Tensor,
+        allowed: npt.NDArray[np.int64],
+        rng: Any,
+        penalty: tuple[npt.NDArray[np.int64], float] | None = None,
+    ) -> int:
         """One of the ``allowed`` token ids (ascending, non-empty) given the row's ``logits``.
 
         Only the allowed entries are gathered, so a step costs the size of the mask, not of the
         vocabulary. Greedy ties go to the lowest id, as ``argmax`` over masked logits would.
+        ``penalty`` (token ids, amount) lowers those tokens' logits first (the loop guard).
         """
         import torch
 
         index = torch.from_numpy(allowed).to(logits.device)
         values = logits.index_select(0, index).double().cpu().numpy()
+        if penalty is not None and penalty[0].shape[0]:
+            ids, amount = penalty
+            at = np.searchsorted(allowed, ids)
+            hit = at < allowed.shape[0]
+            at = at[hit]
+            at = at[allowed[at] == ids[hit]]
+            values[at] -= amount
         if self.greedy or allowed.shape[0] == 1:
             return int(allowed[int(np.argmax(values))])
         scores = values / self.temperature

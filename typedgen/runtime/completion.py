@@ -93,6 +93,7 @@ class CompletionSearch:
         pg = engine.parser_grammar
         self.terminals = pg.terminals
         self.n_terms = len(pg.terminals)
+        self.ignore = pg.ignore
         table = engine.table
         self._paths: dict[int, _Paths] = {}
         self._spelled: dict[tuple[int, int], bytes] = {}
@@ -281,6 +282,10 @@ class CompletionSearch:
                 if after < 0:
                     continue
                 for nxt in bits_of(table.sets[after].exp):
+                    out[self.spell(nxt, 0)] = None
+                # An ignored lexeme (whitespace) may follow too: after SQL's keyword WITH the
+                # identifier must be set apart ("WITHA" is one word), so " " is the way on.
+                for nxt in self.ignore:
                     out[self.spell(nxt, 0)] = None
         return [piece for piece in out if piece]
 

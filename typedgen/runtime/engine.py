@@ -51,6 +51,8 @@ U32 = npt.NDArray[np.uint32]
 _EVENT_STRIDE = 1 << 24
 _SMALL_LEVEL = 24
 _CLOSING = frozenset(b'"}])0,:')
+LEXEME_SEARCH_FACTOR = 8
+"""The lexeme search's share of a completion limit (native/src/engine.cpp: the same)."""
 
 
 def _nbytes(words: U32) -> int:
@@ -371,6 +373,23 @@ class Engine:
         self._mask.put(state, words)
         return words
 
+    def text_kind(self, state: int, min_width: int) -> int:
+        """Where ``state`` stands in its lexeme: 2 (free text) when every pair is a lexeme in
+        progress (not fresh) that at least ``min_width`` distinct bytes continue (a string,
+        identifier or comment body); 1 when every pair is in progress and none can end here
+        (inside an escape); 0 otherwise (a lexeme may end or begin here)."""
+        with self._lock:
+            pairs = self._states[state]
+            if not pairs:
+                return 0
+            wide = closed = True
+            for lex, _ in pairs:
+                if self._fresh[lex]:
+                    return 0
+                wide = wide and sum(1 for nxt in self.lexer.row(lex) if nxt >= 0) >= min_width
+                closed = closed and not self._accept[lex]
+            return 2 if wide else 1 if closed else 0
+
     # -- bytes ----------------------------------------------------------------------------------
     def allowed_bytes(self, state: int) -> tuple[int, ...]:
         """Every byte that can come next (the grammar's byte-level view)."""
@@ -425,7 +444,10 @@ class Engine:
         else:
             if self._closer is None:
                 self._closer = CompletionSearch(self)
-            result = self._closer.search(state, limit)
+            # The lexeme search counts the states it generates, a few hundred per expansion
+            # where many keywords are expected (after SQL's WITH: 2,048 ran out, 4,096 found
+            # it), so it gets LEXEME_SEARCH_FACTOR times the byte searches' limit.
+            result = self._closer.search(state, limit * LEXEME_SEARCH_FACTOR)
             if result is None:
                 result = self._search_completion(state, limit, _CLOSING)
             if result is None:

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 __all__ = ["Matcher"]
 
 _TERMINATED = -2
+FREE_TEXT_WIDTH = 32
+"""Bytes that must continue a lexeme for it to count as free text (letters alone are 52)."""
 
 
 class Matcher:
@@ -130,6 +132,27 @@ class Matcher:
         if state == _TERMINATED:
             return b""
         return self._engine.shortest_completion(state, limit)
+
+    def in_free_text(self, min_width: int = FREE_TEXT_WIDTH) -> bool:
+        """Whether the text ends inside free text: a lexeme in progress, with no other reading
+        of where it began, that at least ``min_width`` distinct bytes continue (a string,
+        identifier or comment body; not a number, keyword or punctuation).
+
+        A property of the interned state, computed on demand (never on the per-token path); the
+        loop guard asks it only when the tokens already repeat.
+        """
+        return self._text_kind(min_width) == 2
+
+    def inside_lexeme(self, min_width: int = FREE_TEXT_WIDTH) -> bool:
+        """Whether the text ends inside a lexeme that cannot end here (an escape in a string)
+        or inside free text: no lexeme boundary at this point."""
+        return self._text_kind(min_width) >= 1
+
+    def _text_kind(self, min_width: int) -> int:
+        state = self._history[-1]
+        if state == _TERMINATED:
+            return 0
+        return self._engine.text_kind(state, min_width)
 
     def allowed_bytes(self) -> bytes:
         """Every byte that may come next, as a sorted byte string."""

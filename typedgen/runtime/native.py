@@ -212,6 +212,9 @@ class NativeEngine:
         out: bytes | None = self._e.shortest_completion(state, limit)
         return out
 
+    def text_kind(self, state: int, min_width: int) -> int:
+        return int(self._e.text_kind(state, min_width))
+
     @property
     def eos_ids(self) -> frozenset[int]:
         return self._eos_ids

@@ -66,7 +66,9 @@ def _accepts(comp: Any, text: str) -> bool:
 
 def checking(dialect: str) -> typedgen.Sql:
     """The language for checking SQL from elsewhere: comments, wider whitespace, parameters."""
-    return typedgen.Sql(dialect, comments=True, whitespace="check", placeholders=True)
+    return typedgen.Sql(
+        dialect, comments=True, whitespace="check", placeholders=True, functions="any"
+    )
 
 
 def _select_items(dialect: str) -> list[str]:

@@ -143,6 +143,7 @@ def test_comments_and_checking_whitespace(dialect: str, smollm2_vocab: Any) -> N
         comments=True,
         whitespace="check",
         placeholders=True,
+        functions="any",
     )
 
 

@@ -140,9 +140,10 @@ class CallRules(RuleBuilder):
         if self.count_star:
             core = seq(Ref(self.lex.keyword_name("COUNT")), self.parens(self.punct("*")))
             tails.append(seq(core, self.filter_clause, over))
-        if self.options.functions is None and self.has("anonymous"):
+        if self.options.anonymous_calls and self.has("anonymous"):
             # sqlglot parses any other name(args) as an anonymous function (a UDF, or one it
-            # does not model); a `functions=` list leaves them out.
+            # does not model): only with functions="any", since a small model otherwise
+            # invents functions the database does not have.
             arg: Expr = ref("expr")
             if self.has("named_argument"):
                 arg = alt(arg, seq(Ref("IDENT"), self.punct("=>"), ref("expr")))

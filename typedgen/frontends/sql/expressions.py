@@ -168,7 +168,7 @@ class ExpressionRules(RuleBuilder):
         types = self.has_types()
         cast_body = self.parens(ref("expr"), kw("AS"), ref("data_type"))
         primaries: list[Expr] = [ref("literal"), ref("column_ref")]
-        if self.callable_functions() or (self.options.functions is None and self.has("anonymous")):
+        if self.callable_functions() or (self.options.anonymous_calls and self.has("anonymous")):
             primaries.append(ref("call"))  # functions=[] (or none the dialect knows): no calls
         primaries += [self.parens(ref("expr")), self.parens(ref("query"))]
         if types:

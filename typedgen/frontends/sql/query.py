@@ -264,7 +264,7 @@ class QueryRules(RuleBuilder):
     def rules_wanted(self) -> set[str]:
         """Rules that will exist: ``call`` only where some function may be called."""
         calls = bool(self.callable_functions()) or (
-            self.options.functions is None and self.has("anonymous")
+            self.options.anonymous_calls and self.has("anonymous")
         )
         return {"call"} if calls else set()
 

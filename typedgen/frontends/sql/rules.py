@@ -94,6 +94,8 @@ class GrammarOptions:
     ctes_in_schema: bool = False
     functions: frozenset[str] | None = None
     """Upper-case function names to offer; ``None`` offers every function the dialect knows."""
+    anonymous_calls: bool = False
+    """Also any other ``name(args)`` (a UDF; sqlglot parses it as an anonymous function)."""
     cast_operator: bool | None = None
     """``x::type``; ``None`` follows the dialect's probe."""
     exclude_types: frozenset[str] = frozenset()

@@ -26,10 +26,13 @@ class Sql:
     column through a table in scope (errors are fed back to the model and retried).
     ``statements`` opts into more than ``("select",)``: ``"insert"``, ``"update"``,
     ``"delete"``, ``"create_table"``. ``functions`` limits the callable functions to those
-    names (default: every function sqlglot knows for the dialect). ``ctes=True`` lets a
-    schema-aware query name its own ``WITH`` tables (any identifier then passes as a table
-    name; the check after decoding still resolves columns). ``terminator=False`` drops the
-    optional closing ``;`` (for a host grammar that embeds the statement and ends it itself).
+    names (default: every function sqlglot knows for the dialect, and no other name;
+    ``functions="any"`` also accepts any ``name(...)``, for user-defined functions).
+    ``ctes`` lets a schema-aware query name its own ``WITH`` tables (any identifier then passes
+    as a table name; the check after decoding still resolves columns); the default is on with a
+    schema (many real queries need ``WITH``), ``ctes=False`` keeps table names to the schema.
+    ``terminator=False`` drops the optional closing ``;`` (for a host grammar that embeds the
+    statement and ends it itself).
     ``comments=True`` accepts the dialect's comments (``--``, ``/* */``, ``#``...) as ignored
     text, each at most 256 characters; off by default, so a model cannot spend its budget in
     comments (a run of comments is not bounded, only each comment). ``whitespace="generation"``
@@ -50,8 +53,8 @@ class Sql:
         *,
         schema: object = None,
         statements: Sequence[str] = ("select",),
-        functions: Sequence[str] | None = None,
-        ctes: bool = False,
+        functions: Sequence[str] | str | None = None,
+        ctes: bool | None = None,
         check_columns: bool = True,
         terminator: bool = True,
         comments: bool = False,
@@ -84,8 +87,19 @@ class Sql:
         self.schema: SqlSchema | None = (
             None if schema is None else schema_from(schema, self.dialect)
         )
-        self.functions = None if functions is None else tuple(f.upper() for f in functions)
-        self.ctes = ctes
+        self.anonymous_calls = functions == "any"
+        if functions is None or isinstance(functions, str):
+            if functions not in (None, "any"):
+                raise UnsupportedFeatureError(
+                    f"functions must be a list of names, None or 'any', not {functions!r}",
+                    code="sql-functions",
+                    origin=Origin(self.dialect_class.name),
+                    hint='pass functions=["COUNT", ...], or "any" to allow unknown names too',
+                )
+            self.functions: tuple[str, ...] | None = None
+        else:
+            self.functions = tuple(f.upper() for f in functions)
+        self.ctes = self.schema is not None if ctes is None else ctes
         self.check_columns = check_columns
         self.terminator = terminator
 
@@ -99,6 +113,7 @@ class Sql:
             self.schema.key() if self.schema else None,
             self.statements,
             self.functions,
+            self.anonymous_calls,
             self.ctes,
             self.terminator,
             self.comments,
@@ -140,6 +155,7 @@ def _grammar(key: tuple[Any, ...], sql: Sql) -> Grammar:
         ctes_in_schema=sql.ctes,
         terminator=sql.terminator,
         functions=frozenset(sql.functions) if sql.functions is not None else None,
+        anonymous_calls=sql.anonymous_calls,
         exclude_types=cls.exclude_types,
         quoted_values=cls.double_quoted_strings,
         comments=sql.comments,

@@ -1,0 +1,169 @@
+"""The loop guard: free-text states of both engines, repetition detection, and the guard on the
+tiny model (which, greedy, repeats one word inside a string until the budget ends)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonschema
+import pytest
+
+import typedgen
+from typedgen.compiler.grammar_compiler import Compiler
+from typedgen.decoding.loops import (
+    LoopGuard,
+    Repetition,
+    closing_bytes,
+    find_repetition,
+    inside_free_text,
+    loop_guard_from,
+    tokens_spelling_prefix,
+)
+from typedgen.models import LoadedModel
+
+STRING_SCHEMA = {
+    "type": "object",
+    "properties": {"a": {"type": "string"}, "n": {"type": "integer", "minimum": 0, "maximum": 99}},
+    "required": ["a", "n"],
+    "additionalProperties": False,
+}
+WORDS_SCHEMA = {"type": "array", "items": {"enum": ["stop", "go"]}}
+
+
+def _compiled(schema: Any, vocab: typedgen.Vocabulary, engine: str) -> typedgen.CompiledGrammar:
+    grammar = typedgen.ir.Grammar.from_json_schema(schema)
+    return Compiler(engine=engine, disk_cache=False).compile(grammar, vocab)
+
+
+def _kinds(compiled: typedgen.CompiledGrammar, text: bytes) -> str:
+    matcher = compiled.matcher()
+    out = []
+    for b in text:
+        assert matcher.accept_bytes(bytes((b,)))
+        out.append("F" if matcher.in_free_text() else "L" if matcher.inside_lexeme() else ".")
+    return "".join(out)
+
+
+@pytest.mark.parametrize("engine", ["native", "python"])
+def test_free_text_states(smollm2_vocab: typedgen.Vocabulary, engine: str) -> None:
+    compiled = _compiled(STRING_SCHEMA, smollm2_vocab, engine)
+    text = b'{"a":"ab\\"c d","n":12}'
+    kinds = _kinds(compiled, text)
+    # Keys are literals, the number is no free text; the string body is, the escape is inside
+    # the lexeme (no boundary there), and the closing quote ends it.
+    free = "".join("F" if k == "F" else "-" for k in kinds)
+    assert free == "-----FFF-FFFF" + "-" * 9, kinds
+    assert kinds[8] == "L" and kinds[13] == "."
+
+
+def test_both_engines_agree_on_text_kinds(smollm2_vocab: typedgen.Vocabulary) -> None:
+    sql = typedgen.Sql("sqlite", schema={"t": ["name", "age"]})
+    texts = {
+        "json": (STRING_SCHEMA, b'{"a":"embed_embed_embed x","n":7}'),
+        "words": (WORDS_SCHEMA, b'["stop","stop","go"]'),
+    }
+    for schema, text in texts.values():
+        native = _kinds(_compiled(schema, smollm2_vocab, "native"), text)
+        python = _kinds(_compiled(schema, smollm2_vocab, "python"), text)
+        assert native == python
+    sql_text = b"SELECT name FROM t WHERE name = 'x  y' -- c"[:-5]
+    grammar = typedgen.grammar_of(sql)
+    kinds = {
+        engine: _kinds(
+            Compiler(engine=engine, disk_cache=False).compile(grammar, smollm2_vocab), sql_text
+        )
+        for engine in ("native", "python")
+    }
+    assert kinds["native"] == kinds["python"]
+    assert "F" in kinds["native"]  # the string literal's body
+
+
+def test_find_repetition() -> None:
+    guard = LoopGuard(repeats=3, max_unit=4)
+    assert find_repetition([1, 2, 3], guard) is None
+    assert find_repetition([9, 5, 5, 5], guard) == Repetition((5,), 3, 1)
+    assert find_repetition([7, 1, 2, 1, 2, 1, 2], guard) == Repetition((1, 2), 3, 1)
+    assert find_repetition([1, 2, 1, 2, 1, 2, 3], guard) is None  # must end the tokens
+    assert find_repetition([1, 2, 3, 4, 5] * 3, guard) is None  # unit longer than max_unit
+
+
+def test_loop_guard_options() -> None:
+    assert loop_guard_from(True) == LoopGuard()
+    assert loop_guard_from(False) is None
+    assert loop_guard_from("close") == LoopGuard(action="close")
+    with pytest.raises(typedgen.OptionError):
+        LoopGuard(action="stop")
+    with pytest.raises(typedgen.OptionError):
+        loop_guard_from(3)
+
+
+def test_inside_free_text_sees_lexeme_boundaries(smollm2_vocab: typedgen.Vocabulary) -> None:
+    tok = smollm2_vocab
+    for engine in ("native", "python"):
+        words = _compiled(WORDS_SCHEMA, tok, engine).matcher()
+        text = b'["stop","stop","stop","stop"'
+        assert words.accept_bytes(text)
+        # The repeated '"stop",' crosses lexemes: no free-text loop, whatever its length.
+        assert not inside_free_text(words, b'"stop","stop","stop"', 1)
+        strings = _compiled(STRING_SCHEMA, tok, engine).matcher()
+        body = b"embed_embed_embed_"
+        for piece in (b'{"a":"', body):  # two steps: the span is the last one
+            assert strings.accept_bytes(piece)
+        assert inside_free_text(strings, body, 1)
+
+
+def test_tokens_spelling_prefix_against_a_scan(smollm2_vocab: typedgen.Vocabulary) -> None:
+    compiled = typedgen.compile(typedgen.ir.Grammar.from_json_schema(STRING_SCHEMA), smollm2_vocab)
+    unit = b" embedding"
+    found = set(tokens_spelling_prefix(compiled.trie, unit).tolist())
+    text_ids = set(smollm2_vocab.text_ids().tolist())
+    expected = {
+        t
+        for t, piece in enumerate(smollm2_vocab.tokens)
+        if piece and t in text_ids and unit.startswith(piece)
+    }
+    assert found == expected and len(found) > 2
+
+
+def test_guard_ends_a_string_loop(tiny: LoadedModel) -> None:
+    generator = typedgen.Generator(STRING_SCHEMA, tiny, max_tokens=60)
+    # Without the guard the tiny model repeats one word in the string until the budget ends.
+    with pytest.raises(typedgen.IncompleteOutputError) as raised:
+        generator("Write:", loop_guard=False)
+    partial = raised.value.partial_text
+    assert partial.startswith('{"a":"') and len(set(partial[6:].split())) <= 2
+    details = generator("Write:", return_details=True)
+    jsonschema.validate(details.value, STRING_SCHEMA)
+    assert details.loops and details.loops[-1].action == "closed"
+    assert all(e.repeats >= 3 and e.attempt == 0 for e in details.loops)
+    # Closing rolled the last repetitions back to one unit.
+    assert not details.value["a"].endswith(details.loops[-1].unit * 2)
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_closing_ends_the_lexeme(engine: str, smollm2_vocab: Any) -> None:
+    """A string's backslash starts an escape, so it closes nothing; the quote does."""
+    if engine == "native":
+        pytest.importorskip("typedgen._native")
+    compiled = Compiler(engine=engine, disk_cache=False).compile(
+        typedgen.grammar_of(STRING_SCHEMA), smollm2_vocab
+    )
+    matcher = compiled.matcher()
+    assert matcher.accept_bytes(b'{"a":"word word word')
+    assert closing_bytes(matcher) == frozenset(b'"')
+
+
+def test_penalty_only_keeps_the_text_valid(tiny: LoadedModel) -> None:
+    generator = typedgen.Generator(STRING_SCHEMA, tiny, max_tokens=60, on_max_tokens="finish")
+    details = generator("Write:", loop_guard=LoopGuard(action="penalty"), return_details=True)
+    jsonschema.validate(details.value, STRING_SCHEMA)
+    assert details.loops and {e.action for e in details.loops} == {"penalty"}
+    off = generator("Write:", loop_guard=False, return_details=True)
+    assert off.loops == () and off.text != details.text
+
+
+def test_guard_leaves_repeated_list_items_alone(tiny: LoadedModel) -> None:
+    schema = {"type": "array", "items": {"enum": ["stop"]}, "minItems": 6, "maxItems": 6}
+    details = typedgen.Generator(schema, tiny)("commands", return_details=True)
+    assert details.value == ["stop"] * 6
+    assert details.loops == ()

@@ -1,0 +1,180 @@
+"""Degenerate loops inside free text: detect a repeating unit of tokens, then stop it.
+
+A small model under a grammar mask often writes a string or identifier that never ends
+(``"https://www.youtube.com/embed_video_embed_embed_embed..."``) until the token budget runs
+out. The mask cannot help: every byte of a string is allowed. The guard watches each row's last
+tokens for a unit of 1 to ``max_unit`` tokens repeated ``repeats`` times in a row. A candidate
+is a loop only when the whole repeated span lies inside *one* free-text lexeme (the matcher
+walks the span's bytes: it ends in free text,
+:meth:`~typedgen.runtime.matcher.Matcher.in_free_text`, and no byte of it leaves the lexeme,
+:meth:`~typedgen.runtime.matcher.Matcher.inside_lexeme`), so repeated list items, keywords and
+punctuation are never touched. Numbers are not free text: a digit loop is left to the budget. Then:
+
+- ``"penalty"``: the tokens that would write the unit again (every token spelling a prefix of
+  it) lose ``penalty`` from their logits, doubled at each further repetition; the grammar mask
+  still applies, so the output stays valid.
+- ``"close"``: the repetitions after the first are rolled back (tokens, matcher and KV cache),
+  and the next token is chosen among those that end the lexeme where the grammar allows it
+  (a closing quote); where it does not, the penalty applies.
+- ``"penalty+close"`` (the default): the penalty first; once the guard has met a loop at
+  ``close_after`` positions of one stretch of text (the same unit coming back, or the model
+  moving from one loop to the next, as small models do), close.
+
+Detection costs a few list comparisons per token; the byte walk runs only on a candidate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from typedgen.errors import OptionError
+
+if TYPE_CHECKING:
+    from typedgen.compiler.trie import TokenTrie
+    from typedgen.runtime.matcher import Matcher
+
+__all__ = ["LoopEvent", "LoopGuard", "Repetition", "find_repetition", "loop_guard_from"]
+
+ACTIONS = ("penalty", "close", "penalty+close")
+
+
+@dataclass(frozen=True)
+class LoopGuard:
+    """Settings of the loop guard (``loop_guard=`` on ``generate``; ``False`` turns it off)."""
+
+    action: str = "penalty+close"
+    repeats: int = 3
+    """A unit must appear this many times in a row before it counts as a loop."""
+    max_unit: int = 16
+    """The longest unit looked for, in tokens."""
+    min_bytes: int = 12
+    """Shorter repeated spans are left alone (``"....."``, ``"=="``)."""
+    penalty: float = 4.0
+    """Logit penalty on tokens that continue the unit, doubled at each further repetition."""
+    close_after: int = 3
+    """With ``"penalty+close"``: loops met in one stretch of text before the lexeme is closed
+    (a stretch ends when no loop is met for ``max_unit * repeats`` tokens)."""
+
+    def __post_init__(self) -> None:
+        if self.action not in ACTIONS:
+            raise OptionError(
+                f"LoopGuard action must be one of {ACTIONS}, not {self.action!r}",
+                code="option-value",
+                hint="or pass loop_guard=False to turn the guard off",
+            )
+        if self.repeats < 2 or self.max_unit < 1 or self.min_bytes < 0 or self.penalty < 0:
+            raise OptionError(
+                "LoopGuard needs repeats >= 2, max_unit >= 1, min_bytes >= 0 and penalty >= 0",
+                code="option-value",
+                hint="the defaults are repeats=3, max_unit=8, min_bytes=12, penalty=4.0",
+            )
+        if self.close_after < 1:
+            raise OptionError(
+                f"LoopGuard close_after must be >= 1, not {self.close_after}",
+                code="option-value",
+                hint="or choose action='penalty' to never close",
+            )
+
+
+@dataclass(frozen=True)
+class LoopEvent:
+    """A loop the guard met: where (tokens before its first repetition), what, and what it did.
+
+    ``action`` is ``"penalty"`` (continuations penalised) or ``"closed"`` (rolled back to one
+    unit and the lexeme closed). ``attempt`` is the attempt's index in ``Details.attempts``.
+    """
+
+    token_index: int
+    unit: str
+    repeats: int
+    action: str
+    attempt: int = 0
+
+
+@dataclass(frozen=True)
+class Repetition:
+    """A repeated unit at the end of a row's tokens."""
+
+    unit: tuple[int, ...]
+    repeats: int
+    start: int
+    """Index of the first token of the first repetition."""
+
+
+def loop_guard_from(value: object) -> LoopGuard | None:
+    """The guard for an option value: ``True``/``None`` -> defaults, ``False`` -> off."""
+    if value is None or value is True:
+        return LoopGuard()
+    if value is False:
+        return None
+    if isinstance(value, LoopGuard):
+        return value
+    if isinstance(value, str):
+        return LoopGuard(action=value)
+    raise OptionError(
+        f"loop_guard must be True, False, an action name or a LoopGuard, not {value!r}",
+        code="option-value",
+        hint="e.g. loop_guard=typedgen.LoopGuard(action='close', repeats=4)",
+    )
+
+
+def find_repetition(tokens: list[int], guard: LoopGuard) -> Repetition | None:
+    """The shortest unit the tokens end with, repeated at least ``guard.repeats`` times."""
+    n_tokens = len(tokens)
+    for size in range(1, guard.max_unit + 1):
+        if n_tokens < size * guard.repeats:
+            break
+        unit = tokens[n_tokens - size :]
+        count = 1
+        end = n_tokens - size
+        while end >= size and tokens[end - size : end] == unit:
+            count += 1
+            end -= size
+        if count >= guard.repeats:
+            return Repetition(tuple(unit), count, end)
+    return None
+
+
+def inside_free_text(matcher: Matcher, span: bytes, span_tokens: int) -> bool:
+    """Whether the last ``span_tokens`` tokens (``span``) lie in one free-text lexeme."""
+    if matcher.num_accepted < span_tokens or matcher.is_terminated():
+        return False
+    probe = matcher.fork()
+    probe.rollback(span_tokens)
+    # The first byte may begin the lexeme (an identifier); every later one must stay in it.
+    for b in span:
+        if not probe.accept_bytes(bytes((b,))) or not probe.inside_lexeme():
+            return False
+    return probe.in_free_text()
+
+
+def tokens_spelling_prefix(trie: TokenTrie, data: bytes) -> npt.NDArray[np.int64]:
+    """Every text token whose bytes are a non-empty prefix of ``data`` (a walk down the trie)."""
+    found: list[int] = []
+    node = 0
+    starts, nodes, labels = trie.child_start, trie.child_node, trie.child_byte
+    for b in data:
+        lo, hi = int(starts[node]), int(starts[node + 1])
+        children = labels[lo:hi]
+        k = int(np.searchsorted(children, b))
+        if k >= children.shape[0] or int(children[k]) != b:
+            break
+        node = int(nodes[lo + k])
+        found.extend(trie.tok_ids[int(trie.tok_start[node]) : int(trie.tok_start[node + 1])])
+    return np.asarray(sorted(set(found)), dtype=np.int64)
+
+
+def closing_bytes(matcher: Matcher) -> frozenset[int]:
+    """The bytes allowed next after which the lexeme has ended: no longer inside free text,
+    nor inside a lexeme that cannot end there (a string's backslash starts an escape: closing
+    on it let a looping string go on as a run of escaped backslashes)."""
+    out = set()
+    for b in matcher.allowed_bytes():
+        probe = matcher.fork()
+        if probe.accept_bytes(bytes((b,))) and not probe.inside_lexeme():
+            out.add(b)
+    return frozenset(out)
