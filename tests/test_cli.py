@@ -266,6 +266,7 @@ def test_generate_passes_every_decoding_option(monkeypatch: pytest.MonkeyPatch) 
         "jump_forward": "exact",
         "on_max_tokens": "finish",
         "max_retries": 4,
+        "instructions": True,
     }
     # Every option of the CLI is one typedgen.generate knows (an unknown one would be a
     # TypeError there, not a CLI error).

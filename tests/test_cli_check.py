@@ -159,3 +159,16 @@ def test_describe_allowed() -> None:
     assert describe_allowed(b"\n\xc3", False) == "one of '\\n', non-ASCII text"
     assert describe_allowed(b"", False) == "nothing (dead end)"
     assert describe_allowed(b"x", False, b"xyz") == "'xyz'"
+
+
+def test_check_library_grammar_uses_the_checking_language(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A file only the wider checking language accepts passes ``typedgen check``."""
+    grammars = pytest.importorskip("typedgen.grammars")
+    samples = grammars.samples("ini", "check")
+    only_check = [p for p in samples if p.parent.name == "check"]
+    assert only_check, "the ini library grammar has check-only samples"
+    assert main(["check", "ini", *map(str, only_check)]) == 0
+    out = capsys.readouterr().out
+    assert all(f"{p}: OK" in out for p in only_check)

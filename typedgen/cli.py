@@ -294,8 +294,9 @@ def _named_grammar(
             from typedgen import grammars
         except ImportError:  # pragma: no cover - the library ships with typedgen
             raise CliError(f"{spec}: no such file") from None
-        path = grammars.path(spec)
-        lexer = lexer or grammars.lexer(spec)
+        # Checking files: the library grammar's wider language (unbounded separators).
+        path = grammars.path(spec, "check")
+        lexer = lexer or grammars.lexer(spec, "check")
     kind = _GRAMMAR_SUFFIXES.get(path.suffix.lower())
     if kind is None:
         supported = ", ".join(sorted(_GRAMMAR_SUFFIXES))

@@ -21,7 +21,7 @@ _ARGS = ("a", "1", "'x'", "NULL", "a + 1", "(SELECT 1)", "*", "DISTINCT a")
 
 
 def test_a_known_function_is_no_anonymous_call() -> None:
-    sql = typedgen.Sql("sqlite")
+    sql = typedgen.Sql("sqlite", functions="any")  # anonymous calls on
     assert not sql_accepts(sql, "SELECT DATEDIFF(SOME_NAME())")
     assert not sql_accepts(sql, "SELECT datediff(a)")
     assert sql_accepts(sql, "SELECT SOME_NAME()")
