@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import typedgen
 from typedgen.decoding.forward import Forward
-from typedgen.generation import encode_messages
+from typedgen.prompts import encode_messages
 
 Json = dict[str, Any]
 DATE = r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])"

@@ -41,7 +41,7 @@ from benchmarks.spider_db import (
     spider_dir,
 )
 from typedgen.decoding.forward import Forward
-from typedgen.generation import encode_messages
+from typedgen.prompts import encode_messages
 
 Json = dict[str, Any]
 FENCE = re.compile(r"```[a-zA-Z]*\s*\n?(.*?)(?:```|$)", re.S)

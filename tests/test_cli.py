@@ -299,8 +299,6 @@ def test_generate_failure_exits_1(
 
 
 def _generate_or_skip(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
-    if not hasattr(typedgen, "generate"):
-        pytest.skip("typedgen.generate does not exist yet")
     from typedgen._bundled import MissingBundledModelError, smollm2_gguf_path
 
     try:

@@ -180,7 +180,7 @@ def run_model(name: str, limit: int, instructions: list[bool | None]) -> list[di
                 value, details, outcome = _run(grammar, item["prompt"], model, options, 160)
                 text = value if isinstance(value, str) else (details.text if details else "")
                 if not options.get("constrain", True):
-                    text = typedgen.generation.unconstrained_answer(text)
+                    text = typedgen.prompts.unconstrained_answer(text)
                 good += outcome == "ok" and _config_ok(item["format"], text, item["keys"])
             row["config_valid"] = good / max(len(configs), 1)
             row["seconds"] = round(time.perf_counter() - started, 1)

@@ -13,8 +13,8 @@ import pytest
 
 import typedgen
 from typedgen import generation
-from typedgen.generation import unconstrained_answer
 from typedgen.models import LoadedModel, choose_threads
+from typedgen.prompts import unconstrained_answer
 
 SCHEMA = {
     "type": "object",

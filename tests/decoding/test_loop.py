@@ -16,8 +16,8 @@ import pytest
 import typedgen
 from typedgen.decoding.loop import DecodeOptions, Decoder
 from typedgen.decoding.sampling import SamplingParams
-from typedgen.generation import encode_messages
 from typedgen.models import LoadedModel
+from typedgen.prompts import encode_messages
 
 SCHEMA = {
     "type": "object",

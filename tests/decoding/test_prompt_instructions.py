@@ -14,8 +14,8 @@ import pytest
 from pydantic import BaseModel, Field
 
 import typedgen
-from typedgen.generation import encode_messages, takes_system, with_instructions
 from typedgen.models import LoadedModel
+from typedgen.prompts import encode_messages, takes_system, with_instructions
 
 # A template without a system role, as some model families ship (it refuses the role).
 NO_SYSTEM_TEMPLATE = (

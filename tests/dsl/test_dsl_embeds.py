@@ -230,9 +230,7 @@ def test_unhashable_params_are_not_cached() -> None:
 
 def test_sql_embed_binds_to_a_sqlglot_expression() -> None:
     sqlglot = pytest.importorskip("sqlglot")
-    sql_type = getattr(typedgen, "Sql", None)
-    if sql_type is None:
-        pytest.skip("typedgen.Sql is not available")
+    sql_type = typedgen.Sql
 
     class Report(DSL):
         grammar = r"""

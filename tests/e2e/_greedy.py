@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import typedgen
 from typedgen.decoding.loop import DecodeOptions, Decoder
-from typedgen.generation import encode_messages
 from typedgen.models import LoadedModel
+from typedgen.prompts import encode_messages
 
 
 def constrained_greedy(

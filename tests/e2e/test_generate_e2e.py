@@ -150,7 +150,7 @@ class Review(BaseModel):
 
 
 def test_instructions_reach_the_real_chat_template(loaded: LoadedModel) -> None:
-    from typedgen.generation import encode_messages, takes_system
+    from typedgen.prompts import encode_messages, takes_system
 
     prompt = "Review: 'The kettle broke after two days. Awful.'"
     told = typedgen.instructions_for(Review)

@@ -18,7 +18,7 @@ import typedgen
 from tests._support import EVALDATA, byte_vocabulary, check_golden
 from typedgen.errors import GrammarError, UnsupportedFeatureError
 from typedgen.frontends.lark import lark_grammar
-from typedgen.frontends.lark_syntax import eval_escaping
+from typedgen.frontends.lark.syntax import eval_escaping
 from typedgen.ir import Grammar, Lexing, Lit, Origin, Ref, TreeShape, walk
 
 from ._lark_ir_match import IRMatcher, MatchBudgetExceeded
