@@ -136,6 +136,36 @@ def first_failure(
     return None
 
 
+def attempt_of(
+    bind: Callable[[str], Any],
+    output_type: object,
+    text: str,
+    reasoning: bool | int,
+    validators: Sequence[Validator],
+) -> Attempt:
+    """The attempt a retry loop records for ``text``: bound to ``output_type`` by ``bind`` (the
+    answer after the scratchpad when ``reasoning``), then checked by ``validators``.
+
+    A binding failure that is a verdict on the model's output becomes the attempt's error; any
+    other exception (a bug, a misconfiguration) is raised at once, with a note saying where.
+    """
+    from typedgen import reasoning as scratch
+
+    thoughts: str | None = None
+    answer = text
+    if reasoning:
+        thoughts, answer = scratch.split(text)
+    try:
+        value = bind(answer)
+    except Exception as exc:
+        if not is_verdict(exc):
+            name = getattr(output_type, "__name__", type(output_type).__name__)
+            not_a_verdict(exc, f"binding the output to {name}")
+            raise
+        return Attempt(text, None, describe(exc), thoughts)
+    return Attempt(text, value, check(value, validators), thoughts)
+
+
 def feedback(text: str, error: str) -> list[dict[str, str]]:
     """The conversation turns that show the model its rejected answer and why."""
     return [

@@ -26,8 +26,7 @@ from typedgen import reasoning as _scratch
 from typedgen.errors import IncompleteOutputError, OptionError, UnsupportedFeatureError
 from typedgen.ir import Grammar, Lexing
 from typedgen.outputs import binder_for
-from typedgen.validation import Attempt, Validator, check, describe, feedback, is_verdict
-from typedgen.validation import not_a_verdict as _not_a_verdict
+from typedgen.validation import Attempt, Validator, attempt_of, feedback
 
 __all__ = ["LogitsProcessor", "Result", "generate", "grammar_for", "llama_grammar", "vocabulary"]
 
@@ -245,7 +244,7 @@ def generate(
                 partial_text=text,
                 hint="raise max_tokens, or ask for a shorter answer",
             )
-        attempt = _attempt(bind, output_type, text, reasoning, validators)
+        attempt = attempt_of(bind, output_type, text, reasoning, validators)
         attempts.append(attempt)
         if attempt.ok:
             tokens = int(reply.get("usage", {}).get("completion_tokens", 0))
@@ -258,25 +257,3 @@ def generate(
                 hint="raise max_retries, relax the validator, or say more in the prompt",
             )
         messages = messages + feedback(text, attempt.error or "")
-
-
-def _attempt(
-    bind: Any,
-    output_type: object,
-    text: str,
-    reasoning: bool | int,
-    validators: Sequence[Validator],
-) -> Attempt:
-    thoughts: str | None = None
-    answer = text
-    if reasoning:
-        thoughts, answer = _scratch.split(text)
-    try:
-        value = bind(answer)
-    except Exception as exc:
-        if not is_verdict(exc):
-            name = getattr(output_type, "__name__", type(output_type).__name__)
-            _not_a_verdict(exc, f"binding the output to {name}")
-            raise
-        return Attempt(text, None, describe(exc), thoughts)
-    return Attempt(text, value, check(value, validators), thoughts)

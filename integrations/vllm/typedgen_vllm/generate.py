@@ -14,11 +14,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from typedgen import reasoning as _scratch
 from typedgen.errors import IncompleteOutputError, OptionError, ValidationFailed
 from typedgen.outputs import binder_for
-from typedgen.validation import Attempt, Validator, check, describe, feedback, is_verdict
-from typedgen.validation import not_a_verdict as _not_a_verdict
+from typedgen.prompts import messages_of
+from typedgen.validation import (
+    Attempt,
+    Validator,
+    attempt_of,
+    feedback,
+)
 
 from typedgen_vllm.constraint import constraint
 from typedgen_vllm.export import structured_outputs
@@ -37,22 +41,6 @@ class Result:
     reasoning: str | None
     attempts: tuple[Attempt, ...]
     output_tokens: int
-
-
-def _conversation(prompt: Prompt, system: str | None) -> list[dict[str, str]]:
-    if isinstance(prompt, str):
-        messages = [{"role": "user", "content": prompt}]
-    else:
-        messages = [dict(m) for m in prompt]
-        if not messages or any("role" not in m or "content" not in m for m in messages):
-            raise OptionError(
-                "chat messages need a 'role' and a 'content' each",
-                code="prompt-messages",
-                hint='pass a string, or [{"role": "user", "content": "..."}, ...]',
-            )
-    if system is not None and messages[0]["role"] != "system":
-        messages.insert(0, {"role": "system", "content": system})
-    return messages
 
 
 def _sampling_params(
@@ -118,7 +106,7 @@ def generate(
     if chat is None:
         tokenizer = llm.get_tokenizer()
         chat = bool(getattr(tokenizer, "chat_template", None))
-    conversations = [_conversation(p, system) for p in prompts]
+    conversations = [messages_of(p, system) for p in prompts]
     history: list[list[Attempt]] = [[] for _ in prompts]
     results: list[Result | None] = [None] * len(prompts)
     pending = list(range(len(prompts)))
@@ -142,7 +130,7 @@ def generate(
                 cut = "the answer was cut off at max_tokens; write a shorter one"
                 attempt = Attempt(text, None, cut)
             else:
-                attempt = _attempt(bind, output_type, text, reasoning, validators)
+                attempt = attempt_of(bind, output_type, text, reasoning, validators)
             attempt = Attempt(
                 attempt.text, attempt.value, attempt.error, attempt.reasoning,
                 len(completion.token_ids),
@@ -166,25 +154,3 @@ def generate(
         pending = retry
     done = [r for r in results if r is not None]
     return done if return_details else [r.value for r in done]
-
-
-def _attempt(
-    bind: Any,
-    output_type: object,
-    text: str,
-    reasoning: bool | int,
-    validators: Sequence[Validator],
-) -> Attempt:
-    thoughts: str | None = None
-    answer = text
-    if reasoning:
-        thoughts, answer = _scratch.split(text)
-    try:
-        value = bind(answer)
-    except Exception as exc:
-        if not is_verdict(exc):
-            name = getattr(output_type, "__name__", type(output_type).__name__)
-            _not_a_verdict(exc, f"binding the output to {name}")
-            raise
-        return Attempt(text, None, describe(exc), thoughts)
-    return Attempt(text, value, check(value, validators), thoughts)
