@@ -271,7 +271,9 @@ def overruns(matcher: Matcher, speller: Speller, room: int, token: int) -> bool:
     """Whether taking ``token`` leaves a text whose shortest completion no longer fits in the
     ``room - 1`` tokens after it, while the text before it still closes within ``room``:
     then the row closes now instead (after SQL's ``wi`` the completion grows from 3 tokens to
-    9, past what the margin allows for)."""
+    9, past what the margin allows for). Probed at every step of the last ``CLOSE_WINDOW``
+    tokens: the growth can come from outside the margin (room 7, a 2-token completion, then
+    9 tokens after the next one), and only with ``on_max_tokens="finish"``."""
     if room > CLOSE_WINDOW or closing_tokens(matcher, speller, room, now=True) is None:
         return False
     if not matcher.accept_token(token):
