@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ctypes
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +26,7 @@ from typedgen import reasoning as _scratch
 from typedgen.errors import IncompleteOutputError, OptionError, UnsupportedFeatureError
 from typedgen.ir import Grammar, Lexing
 from typedgen.outputs import binder_for
+from typedgen.prompts import Prompt, messages_of
 from typedgen.validation import Attempt, Validator, attempt_of, feedback
 
 __all__ = ["LogitsProcessor", "Result", "generate", "grammar_for", "llama_grammar", "vocabulary"]
@@ -173,26 +174,6 @@ class Result:
     completion_tokens: int
 
 
-Prompt = str | Sequence[Mapping[str, str]]
-
-
-def _messages(prompt: Prompt, system: str | None) -> list[dict[str, str]]:
-    messages = (
-        [{"role": "user", "content": prompt}]
-        if isinstance(prompt, str)
-        else [dict(m) for m in prompt]
-    )
-    if not messages or any("role" not in m or "content" not in m for m in messages):
-        raise OptionError(
-            "chat messages need a 'role' and a 'content' each",
-            code="prompt-messages",
-            hint='pass a string, or [{"role": "user", "content": "..."}, ...]',
-        )
-    if system is not None and messages[0]["role"] != "system":
-        messages.insert(0, {"role": "system", "content": system})
-    return messages
-
-
 def generate(
     llama: Any,
     output_type: object,
@@ -228,7 +209,7 @@ def generate(
         if via == "processor"
         else None
     )
-    messages = _messages(prompt, system)
+    messages = messages_of(prompt, system)
     attempts: list[Attempt] = []
     while True:
         if compiled is not None:

@@ -21,7 +21,7 @@ Modes:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -30,6 +30,7 @@ from typedgen import reasoning as _scratch
 from typedgen.errors import IncompleteOutputError, OptionError, ValidationFailed
 from typedgen.ir import serial
 from typedgen.outputs import binder_for, is_json_output
+from typedgen.prompts import Prompt, messages_of
 from typedgen.validation import Attempt, Validator, attempt_of, feedback
 
 __all__ = ["Mode", "Result", "generate", "request_options"]
@@ -37,7 +38,6 @@ __all__ = ["Mode", "Result", "generate", "request_options"]
 __version__ = "0.1.0"
 
 Mode = Literal["typedgen", "vllm-grammar", "json-schema", "none"]
-Prompt = str | Sequence[Mapping[str, str]]
 
 
 @dataclass(frozen=True)
@@ -96,23 +96,6 @@ def request_options(
     )
 
 
-def _messages(prompt: Prompt, system: str | None) -> list[dict[str, str]]:
-    messages = (
-        [{"role": "user", "content": prompt}]
-        if isinstance(prompt, str)
-        else [dict(m) for m in prompt]
-    )
-    if not messages or any("role" not in m or "content" not in m for m in messages):
-        raise OptionError(
-            "chat messages need a 'role' and a 'content' each",
-            code="prompt-messages",
-            hint='pass a string, or [{"role": "user", "content": "..."}, ...]',
-        )
-    if system is not None and messages[0]["role"] != "system":
-        messages.insert(0, {"role": "system", "content": system})
-    return messages
-
-
 def generate(
     client: Any,
     output_type: object,
@@ -140,7 +123,7 @@ def generate(
         extra["extra_body"] = {**options.pop("extra_body"), **extra["extra_body"]}
     options.update(extra)
     bind = binder_for(output_type)
-    messages = _messages(prompt, system)
+    messages = messages_of(prompt, system)
     attempts: list[Attempt] = []
     while True:
         response = client.chat.completions.create(model=model, messages=messages, **options)

@@ -10,13 +10,13 @@ one more conversation turn that shows the error, up to ``max_retries`` times, ex
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from typedgen.errors import IncompleteOutputError, OptionError, ValidationFailed
 from typedgen.outputs import binder_for
-from typedgen.prompts import messages_of
+from typedgen.prompts import Prompt, messages_of
 from typedgen.validation import (
     Attempt,
     Validator,
@@ -28,8 +28,6 @@ from typedgen_vllm.constraint import constraint
 from typedgen_vllm.export import structured_outputs
 
 __all__ = ["Result", "generate"]
-
-Prompt = str | Sequence[Mapping[str, str]]
 
 
 @dataclass(frozen=True)
