@@ -41,6 +41,7 @@ EXPECTED = {
     "CompiledGrammar",
     "Compiler",
     "EngineLimits",
+    "apply_token_bitmask",
     "fill_batch",
     "Explanation",
     "Gbnf",

@@ -12,6 +12,7 @@ from typedgen.compiler.grammar_compiler import Compiler
 from typedgen.compiler.vocabulary import Vocabulary
 from typedgen.decoding.loops import LoopEvent, LoopGuard
 from typedgen.decoding.processor import LogitsProcessor
+from typedgen.decoding.sampling import apply_token_bitmask
 from typedgen.dsl import DSL
 from typedgen.errors import (
     BindingError,
@@ -106,6 +107,7 @@ __all__ = [
     "VocabularyError",
     "Whitespace",
     "__version__",
+    "apply_token_bitmask",
     "compile",
     "explain",
     "fill_batch",

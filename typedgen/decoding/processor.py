@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from typedgen.decoding.sampling import masked, unpack_masks
+from typedgen.decoding.sampling import apply_token_bitmask
 from typedgen.runtime.batch import fill_batch
 
 if TYPE_CHECKING:
@@ -75,8 +75,4 @@ class LogitsProcessor:
         wanted = set(keys)
         for key in [k for k in self._matchers if k not in wanted]:
             del self._matchers[key]
-        if live:
-            allowed = unpack_masks(words[live], scores.shape[-1], scores.device)
-            rows = scores[live]
-            scores[live] = masked(rows, allowed)
-        return scores
+        return apply_token_bitmask(scores, words[live], live)

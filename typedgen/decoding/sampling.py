@@ -9,6 +9,7 @@ numbers whatever else runs in its batch and however many positions a forward pas
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +21,10 @@ from typedgen.errors import OptionError
 if TYPE_CHECKING:
     import torch
 
-__all__ = ["SamplingParams", "allowed_ids", "masked", "unpack_masks"]
+    Words = npt.NDArray[np.int32] | torch.Tensor
+    """Packed bitmask rows: numpy, or a torch tensor."""
+
+__all__ = ["SamplingParams", "allowed_ids", "apply_token_bitmask", "unpack_masks"]
 
 
 @dataclass(frozen=True)
@@ -119,22 +123,66 @@ def allowed_ids(words: npt.NDArray[np.int32], size: int) -> npt.NDArray[np.int64
 _SHIFTS: dict[Any, torch.Tensor] = {}
 
 
-def unpack_masks(words: npt.NDArray[np.int32], width: int, device: Any) -> torch.Tensor:
-    """``(n, ceil(V/32))`` packed int32 bitmasks as an ``(n, width)`` bool tensor on ``device``."""
+def unpack_masks(words: Words, width: int, device: Any) -> torch.Tensor:
+    """``(n, ceil(V/32))`` packed int32 bitmasks as an ``(n, width)`` bool tensor on ``device``.
+
+    ``words`` is a numpy array or a torch tensor (on the CPU or already on ``device``). Columns
+    past the bitmask's ``32 * ceil(V/32)`` bits (logits padded wider than the vocabulary) are
+    ``False``: never allowed.
+    """
     import torch
 
-    shifts = _SHIFTS.get(device)
-    if shifts is None:
-        shifts = _SHIFTS[device] = torch.arange(32, dtype=torch.int32, device=device)
-    packed = torch.from_numpy(words).to(device, non_blocking=True)
-    bits = (packed.unsqueeze(-1) >> shifts) & 1
-    flat = bits.reshape(packed.shape[0], -1).bool()
+    device = torch.device(device)
+    if isinstance(words, torch.Tensor) and words.device.type == "cpu":
+        words = words.numpy()
+    n, n_bits = words.shape[0], 32 * words.shape[1]
+    if device.type == "cpu":  # numpy unpacks bytes: no (n, V) int32 intermediate
+        packed = np.ascontiguousarray(words, dtype=np.int32)
+        bits = np.unpackbits(
+            packed.view(np.uint8), axis=1, bitorder="little", count=min(width, n_bits)
+        )
+        flat = torch.from_numpy(bits.view(np.bool_))
+    else:
+        shifts = _SHIFTS.get(device)
+        if shifts is None:
+            shifts = _SHIFTS[device] = torch.arange(32, dtype=torch.int32, device=device)
+        if isinstance(words, torch.Tensor):
+            on_device = words.to(device, non_blocking=True)
+        else:
+            on_device = torch.from_numpy(np.ascontiguousarray(words)).to(device, non_blocking=True)
+        flat = ((on_device.unsqueeze(-1) >> shifts) & 1).reshape(n, -1).bool()[:, :width]
     if flat.shape[1] >= width:
-        return flat[:, :width]
-    pad = torch.zeros(flat.shape[0], width - flat.shape[1], dtype=torch.bool, device=device)
+        return flat
+    pad = torch.zeros(n, width - flat.shape[1], dtype=torch.bool, device=flat.device)
     return torch.cat([flat, pad], dim=1)
 
 
-def masked(logits: torch.Tensor, allowed: torch.Tensor) -> torch.Tensor:
-    """``logits`` with every disallowed entry set to ``-inf`` (in place)."""
-    return logits.masked_fill_(~allowed, float("-inf"))
+def apply_token_bitmask(
+    logits: torch.Tensor, words: Words, rows: Sequence[int] | None = None
+) -> torch.Tensor:
+    """Set ``logits[rows[i], t]`` to ``-inf`` where bit ``t`` of ``words[i]`` is clear (in place).
+
+    ``words`` is ``(len(rows), ceil(V/32))`` int32 (numpy, or a torch tensor on the CPU or the
+    logits' device), as :func:`typedgen.fill_batch` fills it;
+    ``rows`` defaults to ``0..len(words)-1``. Logits wider than the bitmask (a padded vocabulary)
+    are refused past it. On a CPU tensor the bits are unpacked by numpy; elsewhere by torch on
+    the device, so only the packed words travel. Returns ``logits``.
+    """
+    import torch
+
+    n = words.shape[0]
+    if rows is None:
+        rows = range(n)
+    if len(rows) != n:
+        raise ValueError(f"{n} bitmask rows for {len(rows)} logits rows")
+    if n == 0:
+        return logits
+    allowed = unpack_masks(words, logits.shape[-1], logits.device)
+    if list(rows) == list(range(rows[0], rows[0] + n)):  # contiguous rows: a view, no copies
+        logits[rows[0] : rows[0] + n].masked_fill_(~allowed, float("-inf"))
+        return logits
+    index = torch.tensor(list(rows), dtype=torch.long, device=logits.device)
+    picked = logits.index_select(0, index)
+    picked.masked_fill_(~allowed, float("-inf"))
+    logits.index_copy_(0, index, picked)
+    return logits

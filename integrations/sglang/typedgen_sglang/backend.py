@@ -19,8 +19,6 @@ from typedgen_sglang import grammar_of_key
 
 __all__ = ["TypedgenGrammar", "TypedgenGrammarBackend", "apply_bitmask"]
 
-_SHIFTS: dict[Any, torch.Tensor] = {}
-
 
 def apply_bitmask(logits: torch.Tensor, bitmask: torch.Tensor) -> None:
     """``logits[i, t] = -inf`` where bit ``t`` of row ``i`` is clear (rows x ceil(V/32) int32)."""
@@ -32,18 +30,9 @@ def apply_bitmask(logits: torch.Tensor, bitmask: torch.Tensor) -> None:
             return
         except ImportError:  # an SGLang without the kernel: the torch path below
             pass
-    device = logits.device
-    shifts = _SHIFTS.get(device)
-    if shifts is None:
-        shifts = _SHIFTS[device] = torch.arange(32, dtype=torch.int32, device=device)
     rows = logits.view(-1, logits.shape[-1])
-    words = bitmask.view(-1, bitmask.shape[-1]).to(device, non_blocking=True)[: rows.shape[0]]
-    allowed = ((words.unsqueeze(-1) >> shifts) & 1).reshape(words.shape[0], -1).bool()
-    width = rows.shape[-1]
-    if allowed.shape[1] < width:  # logits padded past the vocabulary: those are never allowed
-        pad = torch.zeros(allowed.shape[0], width - allowed.shape[1], dtype=torch.bool)
-        allowed = torch.cat([allowed, pad.to(device)], dim=1)
-    rows.masked_fill_(~allowed[:, :width], float("-inf"))
+    words = bitmask.view(-1, bitmask.shape[-1])[: rows.shape[0]]
+    typedgen.apply_token_bitmask(rows, words)
 
 
 class TypedgenGrammar(BaseGrammarObject):  # type: ignore[misc]

@@ -177,7 +177,6 @@ class TypedgenLogitsProcessor(*_BASES):  # type: ignore[misc]
         self._rows: dict[int, _Row] = {}
         self._vocab: Vocabulary | None = None
         self._bitmask: npt.NDArray[np.int32] | None = None
-        self._shifts: torch.Tensor | None = None
         self._pending: Future[None] | None = None
         self._pending_rows: tuple[int, ...] = ()
         self._pool: ThreadPoolExecutor | None = None
@@ -236,23 +235,7 @@ class TypedgenLogitsProcessor(*_BASES):  # type: ignore[misc]
     def _mask_logits(
         self, logits: torch.Tensor, logit_rows: Sequence[int], words: npt.NDArray[np.int32]
     ) -> torch.Tensor:
-        import torch
-
-        device = logits.device
-        if self._shifts is None or self._shifts.device != device:
-            self._shifts = torch.arange(32, dtype=torch.int32, device=device)
-        n = len(logit_rows)
-        packed = torch.from_numpy(words[:n]).to(device, non_blocking=True)
-        allowed = ((packed.unsqueeze(-1) >> self._shifts) & 1).reshape(n, -1).bool()
-        width = logits.shape[-1]
-        if allowed.shape[1] < width:
-            pad = torch.zeros(n, width - allowed.shape[1], dtype=torch.bool, device=device)
-            allowed = torch.cat([allowed, pad], dim=1)
-        index = torch.tensor(list(logit_rows), dtype=torch.long, device=device)
-        rows = logits.index_select(0, index)
-        rows.masked_fill_(~allowed[:, :width], float("-inf"))
-        logits.index_copy_(0, index, rows)
-        return logits
+        return typedgen.apply_token_bitmask(logits, words[: len(logit_rows)], logit_rows)
 
     # -- the V1 runner ----------------------------------------------------------------------------
     def update_state(self, batch_update: Any) -> None:
