@@ -339,14 +339,23 @@ def sample_schemas(
     return picked, skipped
 
 
-def constrained(p: Json, max_tokens: int, on_max_tokens: str) -> Json:
-    """One constrained attempt, judged by jsonschema (the binder's own check aside)."""
-    schema, prompt = p["schema"], p["prompt"]
+def constrained(p: Json, max_tokens: int, on_max_tokens: str, instructions: bool = True) -> Json:
+    """One constrained attempt, judged by jsonschema (the binder's own check aside).
+
+    With ``instructions`` (typedgen's default) the prompt is the request alone and the
+    instructions carry the schema; without, the prompt carries it, as the unconstrained side's.
+    """
+    schema = p["schema"]
+    prompt = VALIDITY_PROMPT.rstrip() if instructions else p["prompt"]
     t0 = time.perf_counter()
     con: Json
     try:
         d = p["gen"](
-            prompt, return_details=True, max_tokens=max_tokens, on_max_tokens=on_max_tokens
+            prompt,
+            return_details=True,
+            max_tokens=max_tokens,
+            on_max_tokens=on_max_tokens,
+            instructions=instructions,
         )
         con = {**judge(schema, True, d.value), "tokens": d.sampled_tokens + d.forced_tokens,
                "text": d.text, "closed_early": d.closed_early}  # fmt: skip
@@ -376,7 +385,7 @@ def validity(model: typedgen.LoadedModel, args: argparse.Namespace) -> Json:
                "truncated": len(tokens) >= args.max_tokens, "text": text}  # fmt: skip
         # One greedy run with on_max_tokens="finish": up to the close it is the same decode as
         # "raise", so a run it had to close is what "raise" reports as incomplete.
-        fin = constrained(p, args.max_tokens, "finish")
+        fin = constrained(p, args.max_tokens, "finish", args.instructions == "on")
         con = dict(fin)
         if fin.get("closed_early"):
             con = {"outcome": "incomplete", "tokens": args.max_tokens, "text": fin.get("text", ""),
@@ -428,6 +437,12 @@ def main() -> None:
     parser.add_argument("--throughput-max-tokens", type=int, default=1024)
     parser.add_argument("--schemas", type=int, default=50)
     parser.add_argument("--max-tokens", type=int, default=256, help="validity token budget")
+    parser.add_argument(
+        "--instructions",
+        choices=("on", "off"),
+        default="on",
+        help="validity: the schema in typedgen's instructions (the default) or in the prompt",
+    )
     parser.add_argument("--json", help="also write every raw number here")
     parser.add_argument("--threads", type=int, help="torch.set_num_threads (default: untouched)")
     args = parser.parse_args()

@@ -167,9 +167,11 @@ def build_database(
     return conn
 
 
-def messages(schema_ddl: str, question: str) -> list[dict[str, str]]:
-    """The chat prompt: the schema as CREATE TABLE lines, then the question."""
-    return [
-        {"role": "system", "content": SYSTEM},
-        {"role": "user", "content": f"{schema_ddl}\n\n{ASK}{question}"},
-    ]
+def messages(question: str, schema_ddl: str | None = None) -> list[dict[str, str]]:
+    """The chat prompt: the schema as CREATE TABLE lines (when given), then the question.
+
+    Leave ``schema_ddl`` out when typedgen's prompt instructions are on (the default): they
+    already carry the dialect and the schema's DDL, and the model would read them twice.
+    """
+    ask = f"{ASK}{question}" if schema_ddl is None else f"{schema_ddl}\n\n{ASK}{question}"
+    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": ask}]

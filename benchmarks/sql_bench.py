@@ -189,14 +189,16 @@ def generation(args: argparse.Namespace) -> Json:
             conn = build_database(schemas[q.db_id], rows=args.rows)
             sql = typedgen.Sql("sqlite", schema=conn, functions=SQLITE_FUNCTIONS)
             t0 = time.perf_counter()
-            gen = typedgen.Generator(sql, model, max_retries=args.max_retries)
+            # The prompt carries the DDL for both sides, so the constrained side adds no
+            # instructions of its own: the two decode from the same tokens.
+            gen = typedgen.Generator(sql, model, max_retries=args.max_retries, instructions=False)
             gen.compiled()  # grammar + compile (or the compile cache), not decoding
             compile_s = time.perf_counter() - t0
             dbs[q.db_id] = {"conn": conn, "gen": gen, "ddl": sql.schema.describe("sqlite"),
                             "compile_s": compile_s}  # fmt: skip
             log(f"{q.db_id}: grammar built and compiled in {compile_s:.1f}s")
         db = dbs[q.db_id]
-        conn, prompt = db["conn"], messages(db["ddl"], q.question)
+        conn, prompt = db["conn"], messages(q.question, db["ddl"])
         gold, gold_error = run_sql(conn, q.query)
         try:  # a top-level ORDER BY makes the row order part of the answer
             ordered = sqlglot.parse_one(q.query, read="sqlite").args.get("order") is not None

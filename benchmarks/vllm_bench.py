@@ -18,6 +18,15 @@ measurement is repeated (``--repeat``, default 3) after one warm-up pass that co
 grammar, and the median is reported: tokens/s = output tokens / wall seconds. Validity is the
 share of constrained outputs that finish by EOS and validate against their schema. Each engine
 configuration runs in a child process of its own (one ``LLM`` per process).
+
+Tokens/s alone does not isolate a constraint's cost: each configuration writes outputs of its
+own lengths (compact JSON is shorter than JSON with spaces), and a batch whose rows stop early
+runs its last steps with fewer rows, at fewer tokens per step. So each constrained measurement
+is paired with a *length-matched* unconstrained run, interleaved with it: the same prompts with
+``min_tokens = max_tokens =`` the constrained output's length per request and ``ignore_eos``, the
+same tokens per request and the same steps. ``overhead`` is the median of constrained seconds /
+matched seconds - 1: what the constraint costs on the same work. ``seconds`` is the wall time for
+the eight answers, what a caller waits.
 """
 
 from __future__ import annotations
@@ -83,16 +92,30 @@ def _params(config: str, model: type[BaseModel]) -> Any:
     return SamplingParams(**common)
 
 
-def _run(llm: Any, config: str, batch: int) -> tuple[int, float, int, int]:
-    """(output tokens, seconds, valid outputs, constrained outputs) for all eight requests."""
+def _run(
+    llm: Any, config: str, batch: int, lengths: list[int] | None = None
+) -> tuple[int, float, int, int, list[int]]:
+    """(output tokens, seconds, valid outputs, constrained outputs, lengths) for the eight.
+
+    With ``lengths``, the unconstrained requests write exactly that many tokens each.
+    """
     conversations = [[{"role": "user", "content": p}] for _, p in REQUESTS]
-    params = [_params(config, model) for model, _ in REQUESTS]
+    if lengths is None:
+        params = [_params(config, model) for model, _ in REQUESTS]
+    else:
+        from vllm import SamplingParams
+
+        params = [
+            SamplingParams(temperature=0.0, max_tokens=n, min_tokens=n, ignore_eos=True)
+            for n in lengths
+        ]
     outputs: list[Any] = []
     started = time.perf_counter()
     for i in range(0, len(REQUESTS), batch):
         outputs += llm.chat(conversations[i : i + batch], params[i : i + batch], use_tqdm=False)
     seconds = time.perf_counter() - started
-    tokens = sum(len(o.outputs[0].token_ids) for o in outputs)
+    written = [len(o.outputs[0].token_ids) for o in outputs]
+    tokens = sum(written)
     valid = 0
     for (model, _), output in zip(REQUESTS, outputs, strict=True):
         completion = output.outputs[0]
@@ -101,8 +124,8 @@ def _run(llm: Any, config: str, batch: int) -> tuple[int, float, int, int]:
             valid += completion.finish_reason == "stop"
         except ValueError:
             pass
-    constrained = 0 if config == "unconstrained" else len(REQUESTS)
-    return tokens, seconds, valid if constrained else 0, constrained
+    constrained = 0 if config == "unconstrained" or lengths else len(REQUESTS)
+    return tokens, seconds, valid if constrained else 0, constrained, written
 
 
 def child(configs: list[str], backend: str, repeat: int, out: Path) -> None:
@@ -122,21 +145,34 @@ def child(configs: list[str], backend: str, repeat: int, out: Path) -> None:
     results = []
     for config in configs:
         for batch in (1, 8):
-            _run(llm, config, batch)  # warm-up: grammars compiled, caches filled
-            runs = [_run(llm, config, batch) for _ in range(repeat)]
-            rates = [t / s for t, s, _, _ in runs]
+            lengths = _run(llm, config, batch)[4]  # warm-up: grammars compiled, caches filled
+            runs, matched = [], []
+            for _ in range(repeat):  # interleaved, so that load drifts hit both alike
+                runs.append(_run(llm, config, batch))
+                if config != "unconstrained":
+                    matched.append(_run(llm, config, batch, lengths=runs[-1][4]))
+            rates = [r[0] / r[1] for r in runs]
+            overheads = [r[1] / m[1] - 1 for r, m in zip(runs, matched, strict=False)]
             results.append(
                 {
                     "config": config,
                     "batch": batch,
                     "tokens_per_s": statistics.median(rates),
                     "tokens_per_s_all": rates,
+                    "seconds": statistics.median(r[1] for r in runs),
                     "output_tokens": runs[0][0],
-                    "valid": sum(v for _, _, v, _ in runs),
-                    "constrained": sum(c for _, _, _, c in runs),
+                    "lengths": lengths,
+                    "overhead": statistics.median(overheads) if overheads else None,
+                    "overhead_all": overheads,
+                    "valid": sum(r[2] for r in runs),
+                    "constrained": sum(r[3] for r in runs),
                 }
             )
-            print(f"{config:14s} batch {batch}: {statistics.median(rates):7.1f} tok/s", flush=True)
+            extra = f", overhead {100 * overheads[0]:+.1f}% ..." if overheads else ""
+            print(
+                f"{config:14s} batch {batch}: {statistics.median(rates):7.1f} tok/s{extra}",
+                flush=True,
+            )
     out.write_text(json.dumps(results))
 
 
@@ -172,12 +208,19 @@ def main() -> None:
     load_after = os.getloadavg()
     base = {r["batch"]: r["tokens_per_s"] for r in results if r["config"] == "unconstrained"}
     print(f"\nload average before {load_before}, after {load_after}; {args.device_note}")
-    print("| configuration | batch | tokens/s | vs unconstrained | valid |")
-    print("|---|---|---|---|---|")
+    print(
+        "| configuration | batch | tokens/s | vs unconstrained | output tokens | seconds"
+        " | overhead vs length-matched | valid |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     for r in results:
         rel = f"{100 * (r['tokens_per_s'] / base[r['batch']] - 1):+.1f}%" if base else "-"
         valid = f"{r['valid']}/{r['constrained']}" if r["constrained"] else "-"
-        print(f"| {r['config']} | {r['batch']} | {r['tokens_per_s']:.1f} | {rel} | {valid} |")
+        over = f"{100 * r['overhead']:+.1f}%" if r["overhead"] is not None else "-"
+        print(
+            f"| {r['config']} | {r['batch']} | {r['tokens_per_s']:.1f} | {rel}"
+            f" | {r['output_tokens']} | {r['seconds']:.2f} | {over} | {valid} |"
+        )
     if args.json:
         args.json.write_text(json.dumps({"load": [load_before, load_after], "results": results}))
 

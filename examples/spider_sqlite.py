@@ -54,7 +54,7 @@ def main() -> None:
     databases = {db: open_database(schemas[db]) for db in dict.fromkeys(q.db_id for q in questions)}
     for q in questions:
         conn, sql = databases[q.db_id]
-        prompt = messages(sql.schema.describe("sqlite"), q.question)
+        prompt = messages(q.question)  # the instructions carry the dialect and the DDL
         print(f"\n[{q.db_id}] {q.question}")
         t0 = time.perf_counter()
         try:

@@ -18,7 +18,9 @@ Modes (each item runs once per mode, greedy):
 - ``repair``: the defaults (guard, repair at the faulty place, 2 sampled whole-output retries).
 
 When the prompt instructions of issue 14 deliverable 1 are available (``instructions=``), every
-mode runs with them too (``+instr``). Run::
+mode runs with them too (``+instr``; ``--instructions on|off`` runs only one side). Without
+instructions the SQL prompt carries the schema's DDL itself; with them it does not, since the
+instructions hold it. Run::
 
     python benchmarks/quality/run.py --models smollm2-135m,gemma-3-270m --limit 0 --out q.json
 
@@ -64,7 +66,9 @@ EXTRACT_ASK = (
     "Extract from the text: the person's name, the organization, the city and the year. "
     "Answer as JSON with the keys name, organization, city, year.\n\nText: "
 )
-SQL_ASK = "Database schema:\n{ddl}\n\nWrite one SQLite query that answers: {question}"
+SQL_ASK = "Write one SQLite query that answers: {question}"
+SQL_SCHEMA = "Database schema:\n{ddl}\n\n"
+"""Put before the question only without instructions: they carry the dialect and the DDL."""
 
 
 def _norm(value: Any) -> Any:
@@ -162,7 +166,9 @@ def run_model(name: str, limit: int, instructions: list[bool | None]) -> list[di
             # text-to-SQL
             hits = complete = 0
             for item in questions:
-                prompt = SQL_ASK.format(ddl=ddl, question=item["question"])
+                prompt = SQL_ASK.format(question=item["question"])
+                if not instr:
+                    prompt = SQL_SCHEMA.format(ddl=ddl) + prompt
                 value, details, outcome = _run(sql_type, prompt, model, options, 160)
                 complete += outcome == "ok"
                 if value is None:
@@ -216,12 +222,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", default="smollm2-135m,gemma-3-270m")
     parser.add_argument("--limit", type=int, default=0, help="items per task (0: all)")
     parser.add_argument("--modes", default=",".join(MODES), help="subset of " + ",".join(MODES))
+    parser.add_argument(
+        "--instructions",
+        choices=("both", "on", "off"),
+        default="both",
+        help="run each mode with the prompt instructions, without, or both",
+    )
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
     for mode in [m for m in MODES if m not in args.modes.split(",")]:
         del MODES[mode]
     has_instructions = hasattr(typedgen, "instructions_for")
-    instructions: list[bool | None] = [False, True] if has_instructions else [None]
+    instructions: list[bool | None] = [None]
+    if has_instructions:
+        sides: dict[str, list[bool | None]] = {"both": [False, True], "on": [True], "off": [False]}
+        instructions = sides[args.instructions]
     results: list[dict[str, Any]] = []
     for name in args.models.split(","):
         results += run_model(name.strip(), args.limit, instructions)

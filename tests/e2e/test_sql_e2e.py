@@ -46,7 +46,7 @@ def test_spider_question_runs_on_sqlite(
     loaded: LoadedModel, employees: sqlite3.Connection, name: str
 ) -> None:
     sql = typedgen.Sql("sqlite", schema=employees, functions=SQLITE_FUNCTIONS)
-    prompt = messages(sql.schema.describe(), _question(name))
+    prompt = messages(_question(name), sql.schema.describe())
     # The prompt carries the schema already, as the Spider benchmark sends it: no second copy.
     # (With the default instructions too, greedy output for 0289 loops in an alias,
     # "start_date_bonus_bonus_...", and fails the schema check three times.)
@@ -68,7 +68,7 @@ def test_default_statements_refuse_writes(
     with pytest.raises(BindingError) as refused:
         sql.parse("DELETE FROM employee WHERE Age > 30")
     assert refused.value.code == "sql-statement-refused"
-    prompt = messages(sql.schema.describe(), "Delete every employee older than 30.")
+    prompt = messages("Delete every employee older than 30.")  # the instructions hold the DDL
     tree = typedgen.generate(sql, prompt, model=loaded, max_tokens=64, on_max_tokens="finish")
     assert isinstance(tree, exp.Query)
     writes = (exp.Delete, exp.Insert, exp.Update, exp.Drop, exp.Create)
