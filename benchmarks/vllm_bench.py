@@ -11,7 +11,10 @@ configuration, temperature 0, ``max_tokens=128``:
 - ``unconstrained`` — no constraint;
 - ``typedgen`` — ``extra_args={"typedgen": ...}`` through the typedgen-vllm plugin;
 - ``xgrammar`` / ``guidance`` — ``structured_outputs=StructuredOutputsParams(json=schema)``, with
-  the engine's structured-outputs backend set to that backend.
+  the engine's structured-outputs backend set to that backend;
+- ``xgrammar-compact`` / ``guidance-compact`` — the same with vLLM's
+  ``disable_any_whitespace``: compact JSON, as typedgen writes it by default, so that the outputs
+  (and tokens/s) compare on the same text.
 
 Batch 1 sends the prompts one at a time; batch 8 sends all eight in one ``generate`` call. Each
 measurement is repeated (``--repeat``, default 3) after one warm-up pass that compiles every
@@ -27,6 +30,14 @@ is paired with a *length-matched* unconstrained run, interleaved with it: the sa
 same tokens per request and the same steps. ``overhead`` is the median of constrained seconds /
 matched seconds - 1: what the constraint costs on the same work. ``seconds`` is the wall time for
 the eight answers, what a caller waits.
+
+``--own-time`` measures instead what each constraint costs on the engine's critical path, a
+figure that load on the machine does not swamp: the engine runs in-process
+(``VLLM_ENABLE_V1_MULTIPROCESSING=0``) and the calls that decoding waits for are timed per step,
+beside the model runner's whole ``execute_model``. For typedgen those are the plugin's
+``update_state`` and ``apply`` (the batch fill itself runs on a worker thread during the forward
+pass); for vLLM's backends the scheduler's ``get_grammar_bitmask``, the manager's
+``accept_tokens`` and the runner's ``apply_grammar_bitmask``.
 """
 
 from __future__ import annotations
@@ -75,7 +86,14 @@ REQUESTS: list[tuple[type[BaseModel], str]] = [
     (City, "Describe Tokyo as JSON."),
     (Person, "Describe a young astronaut as JSON."),
 ]
-CONFIGS = ("unconstrained", "typedgen", "xgrammar", "guidance")
+CONFIGS = (
+    "unconstrained",
+    "typedgen",
+    "xgrammar",
+    "xgrammar-compact",
+    "guidance",
+    "guidance-compact",
+)
 
 
 def _params(config: str, model: type[BaseModel]) -> Any:
@@ -86,7 +104,7 @@ def _params(config: str, model: type[BaseModel]) -> Any:
     common: dict[str, Any] = {"temperature": 0.0, "max_tokens": MAX_TOKENS}
     if config == "typedgen":
         return SamplingParams(extra_args=typedgen_vllm.constraint(model), **common)
-    if config in ("xgrammar", "guidance"):
+    if config.split("-")[0] in ("xgrammar", "guidance"):
         schema = model.model_json_schema()
         return SamplingParams(structured_outputs=StructuredOutputsParams(json=schema), **common)
     return SamplingParams(**common)
@@ -128,11 +146,51 @@ def _run(
     return tokens, seconds, valid if constrained else 0, constrained, written
 
 
-def child(configs: list[str], backend: str, repeat: int, out: Path) -> None:
-    """Measure ``configs`` on one engine whose structured-outputs backend is ``backend``."""
+_OWN: dict[str, float] = {}
+"""Seconds spent in the timed calls (``--own-time``), by call."""
+
+
+def _timed(owner: Any, name: str) -> None:
+    """Wrap ``owner.name`` so that its wall time adds up in ``_OWN[name]``."""
+    inner = getattr(owner, name)
+
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return inner(*args, **kwargs)
+        finally:
+            _OWN[name] = _OWN.get(name, 0.0) + time.perf_counter() - started
+
+    setattr(owner, name, timed)
+
+
+def _time_constraints() -> None:
+    """Time the calls decoding waits for: the plugin's, vLLM's backends', and the whole step."""
+    from typedgen_vllm.processor import TypedgenLogitsProcessor
+    from vllm.v1.core.sched.scheduler import Scheduler
+    from vllm.v1.structured_output import StructuredOutputManager
+    from vllm.v1.worker import gpu_model_runner
+
+    for name in ("update_state", "apply"):
+        _timed(TypedgenLogitsProcessor, name)
+    _timed(Scheduler, "get_grammar_bitmask")
+    _timed(StructuredOutputManager, "accept_tokens")
+    _timed(gpu_model_runner, "apply_grammar_bitmask")
+    _timed(gpu_model_runner.GPUModelRunner, "execute_model")
+
+
+def child(configs: list[str], backend: str, repeat: int, out: Path, own_time: bool) -> None:
+    """Measure ``configs`` on one engine whose structured-outputs backend is ``backend``.
+
+    ``backend`` is ``xgrammar`` or ``guidance``, with ``-compact`` for ``disable_any_whitespace``.
+    """
+    if own_time:
+        os.environ["VLLM_ENABLE_V1_MULTIPROCESSING"] = "0"
     import typedgen_vllm
     from vllm import LLM
 
+    if own_time:
+        _time_constraints()
     llm = LLM(
         str(typedgen_vllm.bundled_model_folder()),
         max_model_len=2048,
@@ -140,11 +198,17 @@ def child(configs: list[str], backend: str, repeat: int, out: Path) -> None:
         dtype="float32",
         enforce_eager=True,
         seed=0,
-        structured_outputs_config={"backend": backend},
+        structured_outputs_config={
+            "backend": backend.split("-")[0],
+            "disable_any_whitespace": backend.endswith("-compact"),
+        },
     )
-    results = []
+    results: list[dict[str, Any]] = []
     for config in configs:
         for batch in (1, 8):
+            if own_time:
+                results.append(_own_time(llm, config, batch, repeat))
+                continue
             lengths = _run(llm, config, batch)[4]  # warm-up: grammars compiled, caches filled
             runs, matched = [], []
             for _ in range(repeat):  # interleaved, so that load drifts hit both alike
@@ -176,23 +240,53 @@ def child(configs: list[str], backend: str, repeat: int, out: Path) -> None:
     out.write_text(json.dumps(results))
 
 
+def _own_time(llm: Any, config: str, batch: int, repeat: int) -> dict[str, Any]:
+    """The constraint's share of the engine's step time, over ``repeat`` runs after a warm-up."""
+    _run(llm, config, batch)
+    _OWN.clear()
+    steps = tokens = 0
+    for _ in range(repeat):
+        n_tokens, _, _, _, lengths = _run(llm, config, batch)
+        tokens += n_tokens
+        # one step per token of the longest output in each group of `batch` requests
+        steps += sum(max(lengths[i : i + batch]) for i in range(0, len(lengths), batch))
+    step = _OWN.pop("execute_model", 0.0)
+    own = sum(_OWN.values())
+    row = {"config": config, "batch": batch, "steps": steps, "tokens": tokens}
+    row |= {"step_ms": 1000 * step / steps, "own_ms": 1000 * own / steps, "share": own / step}
+    row["calls_ms"] = {k: round(1000 * v / steps, 3) for k, v in _OWN.items() if v}
+    print(
+        f"{config:16s} batch {batch}: constraint {row['own_ms']:.2f} ms of a"
+        f" {row['step_ms']:.1f} ms step ({100 * row['share']:.2f}%) {row['calls_ms']}",
+        flush=True,
+    )
+    return row
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--configs", default=",".join(CONFIGS))
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--json", type=Path)
     parser.add_argument("--device-note", default="")
+    parser.add_argument(
+        "--own-time",
+        action="store_true",
+        help="time each constraint's calls on the engine's critical path, not tokens/s",
+    )
     parser.add_argument("--child", nargs=2, metavar=("BACKEND", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     configs = [c for c in args.configs.split(",") if c]
     if args.child:
-        child(configs, args.child[0], args.repeat, Path(args.child[1]))
+        child(configs, args.child[0], args.repeat, Path(args.child[1]), args.own_time)
         return
     os.environ.setdefault("VLLM_CPU_KVCACHE_SPACE", "1")
     # One engine per structured-outputs backend; the plugin is loaded in both, idle in one.
     groups = {
         "xgrammar": [c for c in configs if c in ("unconstrained", "typedgen", "xgrammar")],
+        "xgrammar-compact": [c for c in configs if c == "xgrammar-compact"],
         "guidance": [c for c in configs if c == "guidance"],
+        "guidance-compact": [c for c in configs if c == "guidance-compact"],
     }
     results: list[dict[str, Any]] = []
     load_before = os.getloadavg()
@@ -202,12 +296,29 @@ def main() -> None:
         out = Path(f"/tmp/vllm_bench_{os.getpid()}_{backend}.json")
         command = [sys.executable, __file__, "--configs", ",".join(group)]
         command += ["--repeat", str(args.repeat), "--child", backend, str(out)]
+        command += ["--own-time"] if args.own_time else []
         subprocess.run(command, check=True)
         results += json.loads(out.read_text())
         out.unlink()
     load_after = os.getloadavg()
-    base = {r["batch"]: r["tokens_per_s"] for r in results if r["config"] == "unconstrained"}
     print(f"\nload average before {load_before}, after {load_after}; {args.device_note}")
+    if args.own_time:
+        print("| configuration | batch | step ms | constraint ms per step | share | calls (ms) |")
+        print("|---|---|---|---|---|---|")
+        for r in results:
+            calls = ", ".join(f"{k} {v:.2f}" for k, v in r["calls_ms"].items()) or "-"
+            print(
+                f"| {r['config']} | {r['batch']} | {r['step_ms']:.1f} | {r['own_ms']:.2f}"
+                f" | {100 * r['share']:.2f}% | {calls} |"
+            )
+    else:
+        _print_rates(results)
+    if args.json:
+        args.json.write_text(json.dumps({"load": [load_before, load_after], "results": results}))
+
+
+def _print_rates(results: list[dict[str, Any]]) -> None:
+    base = {r["batch"]: r["tokens_per_s"] for r in results if r["config"] == "unconstrained"}
     print(
         "| configuration | batch | tokens/s | vs unconstrained | output tokens | seconds"
         " | overhead vs length-matched | valid |"
@@ -221,8 +332,6 @@ def main() -> None:
             f"| {r['config']} | {r['batch']} | {r['tokens_per_s']:.1f} | {rel}"
             f" | {r['output_tokens']} | {r['seconds']:.2f} | {over} | {valid} |"
         )
-    if args.json:
-        args.json.write_text(json.dumps({"load": [load_before, load_after], "results": results}))
 
 
 if __name__ == "__main__":
