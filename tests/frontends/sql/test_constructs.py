@@ -6,6 +6,8 @@ each construct is refused in a dialect whose tables do not offer it.
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 import typedgen
@@ -47,6 +49,14 @@ CONSTRUCTS = [
     ("tsql", "SELECT * FROM x CROSS APPLY (SELECT v FROM t) AS s", "postgres"),
     ("tsql", "SELECT x FROM a WITH (NOLOCK) WHERE x = N'y'", "postgres"),
     ("sqlite", "SELECT * FROM t INDEXED BY i WHERE a NOT NULL", "postgres"),
+    ("sqlite", "SELECT * FROM t AS t INDEXED BY s.i", "postgres"),
+    ("sqlite", "SELECT rowid FROM t1 WHERE t1 MATCH 'lorem'", "postgres"),
+    # SQLite's IS [NOT] against any value (null-safe equality), written back as it is.
+    ("sqlite", "SELECT * FROM station WHERE city IS NOT '' AND a IS b + 1", "postgres"),
+    # A negated range followed by another range predicate: sqlglot parenthesises the NOT.
+    ("sqlite", "SELECT 1 NOT IN (0) IN (0, 1), x NOT IN (1) IS TRUE", None),
+    ("postgres", "SELECT a FROM t WHERE 0 NOT IN (1) NOT IN (2)", None),
+    ("generic", "SELECT a FROM t WHERE b = x NOT LIKE 'a' IN (TRUE)", None),
     # NULLS FIRST/LAST only after the directions where it round-trips (not the default).
     ("sqlite", "SELECT a FROM t ORDER BY a DESC NULLS FIRST, b ASC NULLS LAST", "mysql"),
     ("postgres", "SELECT a FROM t ORDER BY a NULLS FIRST, b DESC NULLS LAST", "tsql"),
@@ -104,10 +114,49 @@ def test_refused_spellings(text: str) -> None:
         ("bigquery", 'SELECT "a""b"'),  # no doubled-quote escape: two adjacent strings
         ("duckdb", "FROM t SELECT a"),  # FROM-first comes back as another tree at times
         ("tsql", "SELECT a FROM t WHERE b = 1 AND@h = 2"),  # AND@h is one word for sqlglot
+        # sqlglot parenthesises a negated range only before a range predicate: these come
+        # back as another tree (NOT x LIKE 'a' IS NULL, NOT x IN (1) = b).
+        ("postgres", "SELECT x NOT LIKE 'a' ISNULL"),
+        ("postgres", "SELECT x NOT IN (1) = b"),
+        ("sqlite", "SELECT b = x NOT IN (1)"),
+        ("sqlite", "SELECT * FROM t AS t(c1, c2)"),  # sqlglot drops the column names
+        ("sqlite", "SELECT CAST(a AS SMALLINT)"),  # written back as INTEGER
     ],
 )
 def test_refused_where_sqlglot_reads_otherwise(dialect: str, text: str) -> None:
     assert not sql_accepts(typedgen.Sql(dialect, placeholders=True), text)
+
+
+CHAIN_STEPS = [
+    "IN (1)",
+    "NOT IN (1)",
+    "IS NULL",
+    "IS NOT NULL",
+    "IS NOT TRUE",
+    "NOT LIKE 'a'",
+    "BETWEEN 1 AND 2",
+    "< 1",
+    "ISNULL",
+    "NOT NULL",
+    "MATCH 'a'",
+    "IS NOT 'a'",
+]
+
+
+@pytest.mark.parametrize("dialect", ["sqlite", "postgres", "tsql", "generic"])
+def test_predicate_chains_round_trip(dialect: str) -> None:
+    """Every chain of two predicates the grammar accepts, as a value, a condition and an
+    operand, comes back from sqlglot as the same tree (negations are where chains break)."""
+    sql = typedgen.Sql(dialect)
+    accepted = 0
+    for first, second in itertools.product(CHAIN_STEPS, repeat=2):
+        for context in ("SELECT {}", "SELECT a FROM t WHERE {}", "SELECT b = {}"):
+            text = context.format(f"x {first} {second}")
+            if sql_accepts(sql, text):
+                accepted += 1
+                ok, detail = round_trips(text, sql.dialect)
+                assert ok, (text, detail)
+    assert accepted
 
 
 STATEMENTS = [

@@ -52,7 +52,7 @@ class ExpressionRules(RuleBuilder):
                 alt(
                     seq(ref("comparison"), Repeat(seq(alt(*eq_ops), ref("comparison")), 1)),
                     seq(ref("predicate"), Repeat(seq(cmp_ops, ref("predicate")), 1)),
-                    seq(ref("bitwise"), Repeat(ref("predicate_suffix"), 1)),
+                    seq(ref("bitwise"), ref("predicate_steps")),
                     ref("negated"),
                     seq(kw("EXISTS"), self.parens(ref("query"))),
                     self.parens(ref("condition")),
@@ -64,11 +64,11 @@ class ExpressionRules(RuleBuilder):
 
     def predicates(self) -> None:
         ref, kw = self.ref, self.keyword
-        like_ops = [kw("LIKE")]
+        like_ops = [("LIKE", kw("LIKE"))]
         if self.has("ilike"):
-            like_ops.append(kw("ILIKE"))
+            like_ops.append(("ILIKE", kw("ILIKE")))
         if self.has("similar_to"):
-            like_ops.append(self.phrase("SIMILAR", "TO"))
+            like_ops.append(("SIMILAR TO", self.phrase("SIMILAR", "TO")))
         escape = opt(seq(kw("ESCAPE"), Ref("STRING"))) if self.has("like_escape") else empty()
         in_list = self.parens(alt(ref("query"), self.separated(ref("expr"))))
         tests: list[Expr] = [kw("NULL")]
@@ -76,35 +76,50 @@ class ExpressionRules(RuleBuilder):
             tests += [kw("TRUE"), kw("FALSE")]
         if self.has("distinct_from"):
             tests.append(seq(kw("DISTINCT"), kw("FROM"), ref("bitwise")))
-        ranges = [
-            seq(kw("BETWEEN"), ref("bitwise"), kw("AND"), ref("bitwise")),
-            seq(kw("IN"), in_list),
-            seq(alt(*like_ops), ref("bitwise"), escape),
+        if self.has("is_value") and self.has("is_not_value"):
+            tests.append(ref("bitwise"))  # SQLite: a IS [NOT] b, a null-safe equality
+        # Each suffix with the word it starts with (see ``range_words`` below).
+        ranges: list[tuple[str, Expr]] = [
+            ("BETWEEN", seq(kw("BETWEEN"), ref("bitwise"), kw("AND"), ref("bitwise"))),
+            ("IN", seq(kw("IN"), in_list)),
+            *((w, seq(op, ref("bitwise"), escape)) for w, op in like_ops),
         ]
         if self.has("like_any"):
-            ranges.append(seq(alt(*like_ops), kw("ANY"), self.parens(self.separated(ref("expr")))))
-        extra: list[Expr] = []
+            any_list = seq(kw("ANY"), self.parens(self.separated(ref("expr"))))
+            ranges += [(w, seq(op, any_list)) for w, op in like_ops]
+        if self.has("match"):
+            ranges.append(("MATCH", seq(kw("MATCH"), ref("bitwise"))))
+        extra: list[tuple[str, Expr]] = []
         for feature, word in (("regexp", "REGEXP"), ("rlike", "RLIKE"), ("glob", "GLOB")):
             if self.has(feature):
-                extra.append(seq(kw(word), ref("bitwise")))
+                extra.append((word, seq(kw(word), ref("bitwise"))))
         for feature, word in (("isnull_op", "ISNULL"), ("notnull_op", "NOTNULL")):
             if self.has(feature):
-                extra.append(kw(word))
+                extra.append((word, kw(word)))
         if self.has("not_null_op"):
-            extra.append(kw("NOT", "NULL"))
+            extra.append(("NOT", kw("NOT", "NULL")))
         symbols = [("contains_ops", "@>"), ("contains_ops", "<@"), ("overlap_op", "&&")]
         for feature, sym in symbols:
             if self.has(feature):
-                extra.append(seq(self.punct(sym), ref("bitwise")))
-        self.rule("predicate_suffix", alt(*ranges, seq(kw("IS"), alt(*tests)), *extra))
-        self.rule("predicate", seq(ref("bitwise"), star(ref("predicate_suffix"))))
-        self.rule(
-            "negated",
-            seq(
-                ref("predicate"),
-                alt(seq(kw("NOT"), alt(*ranges)), seq(kw("IS"), kw("NOT"), alt(*tests))),
-            ),
+                extra.append((sym, seq(self.punct(sym), ref("bitwise"))))
+        suffixes = [*ranges, ("IS", seq(kw("IS"), alt(*tests))), *extra]
+        self.rule("predicate_suffix", alt(*(e for _, e in suffixes)))
+        range_exprs = [e for _, e in ranges]
+        negation = alt(seq(kw("NOT"), alt(*range_exprs)), seq(kw("IS"), kw("NOT"), alt(*tests)))
+        self.rule("negated_suffix", negation)
+        # A negated range followed by another range predicate is parenthesised by sqlglot's
+        # parser (``x NOT IN (1) IS TRUE`` reads as ``(NOT x IN (1)) IS TRUE``), so it may go
+        # on before a word of sqlglot's RANGE_PARSERS (or NOT); one that ends the chain is a
+        # NOT and stands alone (``negated``).
+        chained = [e for w, e in suffixes if w in self.tables.range_words or w == "NOT"]
+        self.rule("chained_suffix", alt(*chained))
+        step = alt(
+            ref("predicate_suffix"),
+            seq(Repeat(ref("negated_suffix"), 1), ref("chained_suffix")),
         )
+        self.rule("predicate_steps", Repeat(step, 1))
+        self.rule("predicate", seq(ref("bitwise"), opt(ref("predicate_steps"))))
+        self.rule("negated", seq(ref("predicate"), Repeat(ref("negated_suffix"), 1)))
 
     def operators(self) -> None:
         ref, punct = self.ref, self.punct

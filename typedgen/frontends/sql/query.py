@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from typedgen.frontends.sql.rules import RuleBuilder, alt, empty, opt, seq, star
-from typedgen.ir.nodes import Expr, Ref
+from typedgen.ir.nodes import Expr, Ref, Repeat
 
 __all__ = ["QueryRules"]
 
@@ -247,7 +247,8 @@ class QueryRules(RuleBuilder):
         if self.has("table_hint"):
             hints.append(seq(kw("WITH"), self.parens(self.separated(ref("ident")))))
         if self.has("indexed_by"):
-            hints.append(seq(kw("INDEXED"), kw("BY"), ref("ident")))
+            index = seq(ref("ident"), Repeat(seq(self.punct("."), ref("ident")), 0, 2))
+            hints.append(seq(kw("INDEXED"), kw("BY"), index))  # INDEXED BY s.i
             hints.append(kw("NOT", "INDEXED"))
         return opt(alt(*hints)) if hints else empty()
 
