@@ -57,6 +57,19 @@ CONSTRUCTS = [
     ("sqlite", "SELECT 1 NOT IN (0) IN (0, 1), x NOT IN (1) IS TRUE", None),
     ("postgres", "SELECT a FROM t WHERE 0 NOT IN (1) NOT IN (2)", None),
     ("generic", "SELECT a FROM t WHERE b = x NOT LIKE 'a' IN (TRUE)", None),
+    ("postgres", "SELECT a FROM t WHERE a > ALL (SELECT 1) AND b = ANY (SELECT 2)", None),
+    ("postgres", "SELECT a FROM t WHERE (a, b) IN (SELECT 1, 2)", None),
+    ("snowflake", "SELECT COUNT(DISTINCT a, b) FROM t", "postgres"),
+    ("postgres", "SELECT a FROM t GROUP BY GROUPING SETS (a, (a, b), CUBE (c), ())", None),
+    ("postgres", "SELECT * FROM t LIMIT (SELECT 1) OFFSET (SELECT 2)", None),
+    ("postgres", "SELECT * FROM (t1 LEFT JOIN (t2 CROSS JOIN t3) ON t1.a = t2.a) AS s", None),
+    ("duckdb", "SELECT * FROM (t) JOIN u ON t.a = u.a", None),
+    ("spark", "SELECT 1 FROM a LEFT SEMI JOIN b ON a.x = b.x RIGHT ANTI JOIN c ON a.x = c.x", None),
+    ("duckdb", "SELECT 1 FROM a SEMI JOIN b ON a.x = b.x", "postgres"),
+    ("spark", "SELECT a FROM t LATERAL VIEW OUTER EXPLODE(s) x AS y, z", "postgres"),
+    ("generic", "SELECT * EXCEPT (a, t.b), t.* REPLACE (a AS b) FROM t", None),
+    ("generic", "SELECT * EXCEPT (a, b)", None),
+    ("generic", "SELECT * WHERE b IS NULL", None),
     # NULLS FIRST/LAST only after the directions where it round-trips (not the default).
     ("sqlite", "SELECT a FROM t ORDER BY a DESC NULLS FIRST, b ASC NULLS LAST", "mysql"),
     ("postgres", "SELECT a FROM t ORDER BY a NULLS FIRST, b DESC NULLS LAST", "tsql"),
@@ -121,6 +134,16 @@ def test_refused_spellings(text: str) -> None:
         ("sqlite", "SELECT b = x NOT IN (1)"),
         ("sqlite", "SELECT * FROM t AS t(c1, c2)"),  # sqlglot drops the column names
         ("sqlite", "SELECT CAST(a AS SMALLINT)"),  # written back as INTEGER
+        # A FROM-less * takes a set operation's EXCEPT as its own; BigQuery refuses a set
+        # operation after a FROM-less *.
+        ("generic", "SELECT * EXCEPT SELECT 1"),
+        ("generic", "SELECT a, * EXCEPT SELECT 1"),
+        ("bigquery", "SELECT * EXCEPT (a) UNION SELECT 1"),
+        # Spark reads ANY (...) followed by arithmetic as a lambda; UNNEST in parentheses
+        # comes back as EXPLODE.
+        ("spark", "SELECT 1 < ANY (SELECT 1) + 1"),
+        ("spark", "SELECT * FROM (UNNEST(a) AS u)"),
+        ("postgres", "SELECT 1 FROM a SEMI JOIN b ON a.x = b.x"),  # written as EXISTS
     ],
 )
 def test_refused_where_sqlglot_reads_otherwise(dialect: str, text: str) -> None:

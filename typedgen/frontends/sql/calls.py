@@ -62,8 +62,10 @@ class CallRules(RuleBuilder):
         if self.has("within_group"):
             order_by = self.parens(self.ref("order_by"))
             self.within_group = opt(seq(self.phrase("WITHIN", "GROUP"), order_by))
-        self.count_star = self.has("count_star") and any(f.name == "COUNT" for f in funcs)
-        if self.count_star:
+        has_count = any(f.name == "COUNT" for f in funcs)
+        self.count_star = self.has("count_star") and has_count
+        self.count_many = self.has("count_distinct_many") and has_count
+        if self.count_star or self.count_many:
             self.keyword("COUNT")
         for word, params in self.tables.types.items():
             if word in self.options.exclude_types:
@@ -139,6 +141,11 @@ class CallRules(RuleBuilder):
             tails.append(seq(core, *tail))
         if self.count_star:
             core = seq(Ref(self.lex.keyword_name("COUNT")), self.parens(self.punct("*")))
+            tails.append(seq(core, self.filter_clause, over))
+        if self.count_many:
+            # COUNT(DISTINCT a, b): distinct rows of several values.
+            many = seq(self.distinct, ref("expr"), Repeat(seq(self.punct(","), ref("expr")), 1))
+            core = seq(Ref(self.lex.keyword_name("COUNT")), self.parens(many))
             tails.append(seq(core, self.filter_clause, over))
         if self.options.anonymous_calls and self.has("anonymous"):
             # sqlglot parses any other name(args) as an anonymous function (a UDF, or one it

@@ -37,21 +37,31 @@ class ExpressionRules(RuleBuilder):
         # sqlglot reads ``x NOT IN (...)`` as NOT(x IN (...)) and writes it back as
         # ``NOT x IN (...)``, which means something else as an operand: negated predicates
         # stand alone, as a whole condition.
+        cmp_ops = alt(punct("<"), punct(">"), punct("<="), punct(">="))
+        # The right operand of a comparison may be ``ALL (SELECT ...)``/``ANY (SELECT ...)``
+        # where those round-trip (only there: Spark reads ``1 < ANY (SELECT 1) + 1`` as a
+        # lambda).
+        quantified = [
+            seq(kw(word), self.parens(ref("query")))
+            for feature, word in (("all_subquery", "ALL"), ("any_subquery", "ANY"))
+            if self.has(feature)
+        ]
+        self.rule("operand", alt(ref("predicate"), *quantified))
+        self.rule("comparison_rhs", seq(ref("operand"), star(seq(cmp_ops, ref("operand")))))
         self.rule(
             "equality",
             alt(
-                seq(ref("comparison"), star(seq(alt(*eq_ops), ref("comparison")))),
+                seq(ref("comparison"), star(seq(alt(*eq_ops), ref("comparison_rhs")))),
                 ref("negated"),
             ),
         )
-        cmp_ops = alt(punct("<"), punct(">"), punct("<="), punct(">="))
-        self.rule("comparison", seq(ref("predicate"), star(seq(cmp_ops, ref("predicate")))))
+        self.rule("comparison", seq(ref("predicate"), star(seq(cmp_ops, ref("operand")))))
         if not self.has("bare_condition"):
             self.rule(
                 "bool_atom",
                 alt(
-                    seq(ref("comparison"), Repeat(seq(alt(*eq_ops), ref("comparison")), 1)),
-                    seq(ref("predicate"), Repeat(seq(cmp_ops, ref("predicate")), 1)),
+                    seq(ref("comparison"), Repeat(seq(alt(*eq_ops), ref("comparison_rhs")), 1)),
+                    seq(ref("predicate"), Repeat(seq(cmp_ops, ref("operand")), 1)),
                     seq(ref("bitwise"), ref("predicate_steps")),
                     ref("negated"),
                     seq(kw("EXISTS"), self.parens(ref("query"))),
@@ -186,6 +196,8 @@ class ExpressionRules(RuleBuilder):
         if self.callable_functions() or (self.options.anonymous_calls and self.has("anonymous")):
             primaries.append(ref("call"))  # functions=[] (or none the dialect knows): no calls
         primaries += [self.parens(ref("expr")), self.parens(ref("query"))]
+        if self.has("tuple"):
+            primaries.append(self.parens(ref("expr"), Repeat(seq(self.punct(","), ref("expr")), 1)))
         if types:
             primaries.append(seq(kw("CAST"), cast_body))
         if self.has("try_cast") and types:

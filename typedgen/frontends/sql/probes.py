@@ -163,6 +163,25 @@ FEATURE_PROBES: dict[str, str] = {
     "is_value": "SELECT a IS b FROM t",
     "is_not_value": "SELECT a IS NOT b FROM t",
     "like_any": "SELECT a FROM t WHERE a LIKE ANY ('x', 'y')",
+    "all_subquery": "SELECT a FROM t WHERE a > ALL (SELECT 1)",
+    "any_subquery": "SELECT a FROM t WHERE a = ANY (SELECT 1)",
+    "tuple": "SELECT (1, 2)",
+    "count_distinct_many": "SELECT COUNT(DISTINCT a, b) FROM t",
+    "grouping_sets_bare": "SELECT a, SUM(b) FROM t GROUP BY GROUPING SETS (a, (a, b), ())",
+    "limit_subquery": "SELECT a FROM t LIMIT (SELECT 1)",
+    # FROM (t1 JOIN t2 ON ...) AS s: parenthesised tables and joins.
+    "paren_table": "SELECT * FROM (t1 LEFT JOIN t2 ON t1.a = t2.a) AS s",
+    "paren_table_bare": "SELECT * FROM (t)",
+    "semi_join": "SELECT 1 FROM a SEMI JOIN b ON a.x = b.x",
+    "anti_join": "SELECT 1 FROM a ANTI JOIN b ON a.x = b.x",
+    "left_semi_join": "SELECT 1 FROM a LEFT SEMI JOIN b ON a.x = b.x",
+    "left_anti_join": "SELECT 1 FROM a LEFT ANTI JOIN b ON a.x = b.x",
+    "right_semi_join": "SELECT 1 FROM a RIGHT SEMI JOIN b ON a.x = b.x",
+    "right_anti_join": "SELECT 1 FROM a RIGHT ANTI JOIN b ON a.x = b.x",
+    "lateral_view": "SELECT a FROM t LATERAL VIEW EXPLODE(s) x AS y, z",
+    "lateral_view_outer": "SELECT a FROM t LATERAL VIEW OUTER EXPLODE(s) AS y",
+    "qualified_star_modifiers": "SELECT t.* REPLACE (a AS b) FROM t",
+    "star_bare_union": "SELECT * UNION SELECT 1",
 }
 """Each syntax feature the grammar offers, with the SQL that must round-trip for it to be on."""
 
