@@ -70,6 +70,21 @@ CONSTRUCTS = [
     ("generic", "SELECT * EXCEPT (a, t.b), t.* REPLACE (a AS b) FROM t", None),
     ("generic", "SELECT * EXCEPT (a, b)", None),
     ("generic", "SELECT * WHERE b IS NULL", None),
+    ("postgres", "SELECT a FROM t ORDER BY a OFFSET 1", "snowflake"),
+    ("postgres", "SELECT a FROM t ORDER BY a FETCH FIRST 10 PERCENT ROWS WITH TIES", "duckdb"),
+    (
+        "snowflake",
+        "SELECT * FROM t PIVOT(SUM(a) FOR b IN ('x')) PIVOT(MAX(c) FOR d IN ('y'))",
+        None,
+    ),
+    ("spark", "SELECT a FROM t TABLESAMPLE (BUCKET 1 OUT OF 5 ON x)", "sqlite"),
+    (
+        "postgres",
+        "SELECT SUM(x) OVER (ORDER BY b ROWS BETWEEN a + 1 PRECEDING AND 2 FOLLOWING)",
+        None,
+    ),
+    # DISTINCT before several arguments, per aggregate, as probed.
+    ("generic", "SELECT ARG_MAX(DISTINCT a, b), COUNT(DISTINCT a, b + 1) FROM t", "postgres"),
     # NULLS FIRST/LAST only after the directions where it round-trips (not the default).
     ("sqlite", "SELECT a FROM t ORDER BY a DESC NULLS FIRST, b ASC NULLS LAST", "mysql"),
     ("postgres", "SELECT a FROM t ORDER BY a NULLS FIRST, b DESC NULLS LAST", "tsql"),
@@ -144,6 +159,9 @@ def test_refused_spellings(text: str) -> None:
         ("spark", "SELECT 1 < ANY (SELECT 1) + 1"),
         ("spark", "SELECT * FROM (UNNEST(a) AS u)"),
         ("postgres", "SELECT 1 FROM a SEMI JOIN b ON a.x = b.x"),  # written as EXISTS
+        ("generic", "SELECT STRING_AGG(DISTINCT a, ',') FROM t"),  # DISTINCT moves
+        ("postgres", "SELECT SUM(DISTINCT a, b) FROM t"),
+        ("sqlite", "SELECT a FROM t OFFSET 1"),  # written back with LIMIT -1
     ],
 )
 def test_refused_where_sqlglot_reads_otherwise(dialect: str, text: str) -> None:

@@ -40,7 +40,7 @@ class CallRules(RuleBuilder):
     def calls(self) -> None:
         funcs = self.callable_functions()
         for func in funcs:
-            self.lex.function(func.name, func.arity, func.aggregate)
+            self.lex.function(func.name, func.arity, func.aggregate, func.distinct_many)
         # COUNT(*) is COUNT's own syntax: COUNT gets its own terminal, not its arity group's.
         self.filter_clause = (
             opt(
@@ -96,6 +96,10 @@ class CallRules(RuleBuilder):
                 seq(Ref("INTEGER"), kw("PRECEDING")),
                 seq(Ref("INTEGER"), kw("FOLLOWING")),
             )
+            if self.has("frame_expr"):
+                # ROWS BETWEEN a + 1 PRECEDING, RANGE BETWEEN INTERVAL '1' DAY PRECEDING
+                offset = alt(kw("PRECEDING"), kw("FOLLOWING"))
+                bound = alt(bound, seq(ref("bitwise"), offset))
             frame = seq(
                 alt(kw("ROWS"), kw("RANGE")),
                 alt(bound, seq(kw("BETWEEN"), bound, kw("AND"), bound)),
@@ -125,17 +129,21 @@ class CallRules(RuleBuilder):
             )
 
     def call_rule(self, by_role: dict[Role, list[str]]) -> None:
-        args_of: dict[tuple[Arity, bool], list[str]] = {}
+        args_of: dict[tuple[Arity, bool, tuple[int, ...]], list[str]] = {}
         for role, terminals in by_role.items():
             if role.function is not None:
-                args_of.setdefault((role.function, role.aggregate), []).extend(terminals)
+                key = (role.function, role.aggregate, role.distinct_many)
+                args_of.setdefault(key, []).extend(terminals)
         ref = self.ref
         over, within = self.over_clause, self.within_group
         plain: list[Expr] = []  # name(args): calls as table functions take these
         tails: list[Expr] = []  # with what may follow a call in an expression
-        for (arity, aggregate), terminals in sorted(args_of.items(), key=lambda kv: str(kv[0])):
+        for (arity, aggregate, many), terminals in sorted(
+            args_of.items(), key=lambda kv: str(kv[0])
+        ):
             names = alt(*(Ref(t) for t in sorted(terminals)))
-            core = seq(names, self.punct("("), self.arguments(arity, aggregate), self.punct(")"))
+            args = self.arguments(arity, aggregate, many)
+            core = seq(names, self.punct("("), args, self.punct(")"))
             plain.append(core)
             tail: list[Expr] = [within, self.filter_clause, over] if aggregate else [over]
             tails.append(seq(core, *tail))
@@ -200,21 +208,24 @@ class CallRules(RuleBuilder):
         if data_types:
             self.rule("data_type", alt(*data_types))
 
-    def arguments(self, arity: Arity, aggregate: bool) -> Expr:
-        """The argument lists of one arity group (``DISTINCT`` first for an aggregate)."""
+    def arguments(self, arity: Arity, aggregate: bool, many: tuple[int, ...] = ()) -> Expr:
+        """The argument lists of one arity group (``DISTINCT`` first for an aggregate of one
+        argument, or of the counts in ``many``)."""
         expr = self.ref("expr")
         first = seq(self.distinct, expr) if aggregate else None
-        forms: list[Expr] = [self.n_arguments(n, expr, first) for n in arity.counts]
+        forms: list[Expr] = [self.n_arguments(n, expr, first, many) for n in arity.counts]
         if arity.rest is not None:
-            forms.append(
-                seq(self.n_arguments(arity.rest, expr, first), star(seq(self.punct(","), expr)))
-            )
+            head = self.n_arguments(arity.rest, expr, first, many)
+            forms.append(seq(head, star(seq(self.punct(","), expr))))
         return alt(*forms)
 
-    def n_arguments(self, n: int, expr: Expr, first: Expr | None) -> Expr:
+    def n_arguments(
+        self, n: int, expr: Expr, first: Expr | None, many: tuple[int, ...] = ()
+    ) -> Expr:
         if n == 0:
             return empty()
-        head = alt(expr, first) if first is not None and n == 1 else expr
+        distinct = first is not None and (n == 1 or n in many)
+        head = alt(expr, first) if first is not None and distinct else expr
         if first is not None and n == 1:
             head = seq(head, self.nulls_inside)
         return seq(head, *(seq(self.punct(","), expr) for _ in range(n - 1)))

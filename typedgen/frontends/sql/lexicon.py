@@ -58,6 +58,8 @@ class Role:
 
     function: Arity | None = None
     aggregate: bool = False
+    distinct_many: tuple[int, ...] = ()
+    """Argument counts (two or more) the aggregate takes after ``DISTINCT``."""
     type_params: tuple[int, ...] = ()
     known_function: bool = False
     """A name sqlglot parses as its own function when called, callable here with no arity
@@ -79,6 +81,8 @@ class Role:
             parts.append("F" + str(self.function).replace(",", "_").replace("+", "P"))
         if self.aggregate:
             parts.append("AGG")
+        if self.distinct_many:
+            parts.append("D" + "".join(map(str, self.distinct_many)))
         if self.type_params:
             parts.append("T" + "".join(map(str, self.type_params)))
         if self.known_function:
@@ -100,6 +104,7 @@ class _Word:
     keyword: bool = False
     function: Arity | None = None
     aggregate: bool = False
+    distinct_many: tuple[int, ...] = ()
     type_params: tuple[int, ...] = ()
     known_function: bool = False
     table: bool = False
@@ -152,10 +157,13 @@ class Lexicon:
     def keyword_name(word: str) -> str:
         return "KW_" + word.upper().replace(" ", "_")
 
-    def function(self, name: str, arity: Arity, aggregate: bool) -> None:
+    def function(
+        self, name: str, arity: Arity, aggregate: bool, distinct_many: tuple[int, ...] = ()
+    ) -> None:
         entry = self._word(name)
         entry.function = arity
         entry.aggregate = aggregate
+        entry.distinct_many = distinct_many
 
     def data_type(self, name: str, params: tuple[int, ...]) -> None:
         self._word(name).type_params = params
@@ -178,6 +186,7 @@ class Lexicon:
         return Role(
             function=entry.function,
             aggregate=entry.aggregate,
+            distinct_many=entry.distinct_many,
             type_params=entry.type_params,
             known_function=entry.known_function and entry.function is None,
             ident=free and ident,

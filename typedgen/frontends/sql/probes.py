@@ -182,6 +182,14 @@ FEATURE_PROBES: dict[str, str] = {
     "lateral_view_outer": "SELECT a FROM t LATERAL VIEW OUTER EXPLODE(s) AS y",
     "qualified_star_modifiers": "SELECT t.* REPLACE (a AS b) FROM t",
     "star_bare_union": "SELECT * UNION SELECT 1",
+    "offset_only": "SELECT a FROM t ORDER BY a OFFSET 1",
+    "fetch_percent": "SELECT a FROM t ORDER BY a FETCH FIRST 10 PERCENT ROWS ONLY",
+    "fetch_with_ties": "SELECT a FROM t ORDER BY a FETCH FIRST 10 ROWS WITH TIES",
+    "pivot_chain": "SELECT * FROM t PIVOT(SUM(a) FOR b IN ('x')) PIVOT(MAX(c) FOR d IN ('y'))",
+    "tablesample_bucket": "SELECT a FROM t TABLESAMPLE (BUCKET 1 OUT OF 5)",
+    "tablesample_bucket_on": "SELECT a FROM t TABLESAMPLE (BUCKET 1 OUT OF 5 ON x)",
+    "frame_expr": "SELECT SUM(x) OVER (ORDER BY b ROWS BETWEEN a + 1 PRECEDING AND 2 FOLLOWING)"
+    " FROM t",
 }
 """Each syntax feature the grammar offers, with the SQL that must round-trip for it to be on."""
 

@@ -81,15 +81,24 @@ class QueryRules(RuleBuilder):
                 count = alt(number, self.parens(self.ref("query")))  # LIMIT (SELECT 1)
             offset = opt(seq(self.keyword("OFFSET"), count)) if self.has("offset") else empty()
             forms.append(seq(self.keyword("LIMIT"), count, offset))
+            if self.has("offset_only"):
+                forms.append(seq(self.keyword("OFFSET"), count))
         if not (prefer_fetch or self.tables.limit_fetch == "ALL"):
             return forms
         suffix = "_ordered" if ordered else ""
+        percent: Expr = empty()
+        ends: list[Expr] = [self.keyword("ONLY")]
+        if ordered and self.has("fetch_percent"):
+            percent = opt(self.keyword("PERCENT"))
+        if ordered and self.has("fetch_with_ties"):
+            ends.append(self.keyword("WITH", "TIES"))  # ties need an order
         fetch = seq(
             self.keyword("FETCH"),
             alt(self.keyword("FIRST"), self.keyword("NEXT")),
             number,
+            percent,
             rows,
-            self.keyword("ONLY"),
+            alt(*ends),
         )
         if self.has("fetch" + suffix) or (ordered and self.has("fetch")):
             forms.append(seq(self.keyword("OFFSET"), number, rows, opt(fetch)))
@@ -233,7 +242,10 @@ class QueryRules(RuleBuilder):
         derived = seq(self.parens(ref("query")), derived_alias)
         named: list[Expr] = [seq(opt(table_alias), self.table_hints())]
         named += self.table_samples()
-        named += self.pivots()
+        pivots = self.pivots()
+        if pivots and self.has("pivot_chain"):
+            pivots = [Repeat(alt(*pivots), 1)]  # PIVOT(...) PIVOT(...)
+        named += pivots
         table = seq(ref("table_name"), alt(*named))
         primaries: list[Expr] = [table, derived]
         primaries += self.table_functions(name_alias, columns)
@@ -372,6 +384,11 @@ class QueryRules(RuleBuilder):
             if self.has(feature):
                 size = seq(number, kw(unit)) if unit else number
                 out.append(seq(kw(*words), self.parens(size)))
+        if self.has("tablesample_bucket"):
+            bucket = seq(kw("BUCKET"), Ref("INTEGER"), kw("OUT", "OF"), Ref("INTEGER"))
+            if self.has("tablesample_bucket_on"):
+                bucket = seq(bucket, opt(seq(kw("ON"), self.ref("expr"))))
+            out.append(seq(kw("TABLESAMPLE"), self.parens(bucket)))
         return out
 
     def pivots(self) -> list[Expr]:

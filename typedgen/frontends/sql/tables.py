@@ -104,6 +104,9 @@ class Function:
     name: str
     arity: Arity
     aggregate: bool
+    distinct_many: tuple[int, ...] = ()
+    """Argument counts of two or more an aggregate takes after ``DISTINCT`` (``COUNT(DISTINCT
+    a, b)``), as probed; the variadic rest only when both it and 8 arguments round-trip."""
 
 
 @dataclass(frozen=True)
@@ -323,6 +326,19 @@ def _probe_arity(name: str, dialect: Any) -> Arity | None:
     return Arity(tuple(counts), rest)
 
 
+def _distinct_arities(name: str, arity: Arity, dialect: Any) -> tuple[int, ...]:
+    """The counts of two or more arguments ``name(DISTINCT x, ...)`` round-trips with."""
+
+    def takes(k: int) -> bool:
+        args = ", ".join(["x"] * k)
+        return _round_trips(f"SELECT {name}(DISTINCT {args}) FROM t", dialect, exact=False)
+
+    counts = [k for k in arity.counts if k >= 2 and takes(k)]
+    if arity.rest is not None and takes(max(arity.rest, 2)) and takes(_PROBE_MANY_ARGS):
+        counts.append(max(arity.rest, 2))
+    return tuple(counts)
+
+
 def _node_class(sql: str, dialect: Any) -> type | None:
     """The class of the one selected expression of ``sql`` (a probe that parses)."""
     import sqlglot
@@ -472,7 +488,8 @@ def _read_tables(name: str) -> DialectTables:
             if cls is None:
                 cls = _node_class(f"SELECT {fname}({', '.join(['x'] * arity.least())})", dialect)
             aggregate = isinstance(cls, type) and issubclass(cls, exp.AggFunc)
-            functions.append(Function(fname, arity, aggregate))
+            many = _distinct_arities(fname, arity, dialect) if aggregate else ()
+            functions.append(Function(fname, arity, aggregate, many))
         types = {}
         # Type names of one or more words (DOUBLE PRECISION), in any spelling sqlglot reads
         # back to the same type (STRING for TEXT, DEC for DECIMAL).
