@@ -83,6 +83,9 @@ CONSTRUCTS = [
         "SELECT SUM(x) OVER (ORDER BY b ROWS BETWEEN a + 1 PRECEDING AND 2 FOLLOWING)",
         None,
     ),
+    # Keywords that name a thing in some places only, as sqlglot reads them there.
+    ("generic", "SELECT x AS into, y AS all FROM schema.case, current_date", None),
+    ("postgres", 'WITH t AS (SELECT 1 AS "null") SELECT t.null FROM t', None),
     # DISTINCT before several arguments, per aggregate, as probed.
     ("generic", "SELECT ARG_MAX(DISTINCT a, b), COUNT(DISTINCT a, b + 1) FROM t", "postgres"),
     # NULLS FIRST/LAST only after the directions where it round-trips (not the default).

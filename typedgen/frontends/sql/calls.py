@@ -260,12 +260,12 @@ class CallRules(RuleBuilder):
         """Table, column and column-reference rules (a schema's names when there is one)."""
         ref = self.ref
         if self.options.schema is None:
-            self.rule("table_name", self.separated(ref("ident"), "."))
+            # Some keywords name a table only in FROM (current_date), or only after a dot
+            # (t.null): the first part and the later parts are apart.
+            member = seq(self.punct("."), ref("member_name"))
+            self.rule("table_name", alt(ref("table_word"), seq(ref("ident"), Repeat(member, 1))))
             self.rule("column_name", ref("ident"))
-            self.rule(
-                "column_ref",
-                seq(ref("ident"), Repeat(seq(self.punct("."), ref("ident")), 0, 2)),
-            )
+            self.rule("column_ref", seq(ref("ident"), Repeat(member, 0, 2)))
             return
         for table in self.options.schema.tables:
             if is_word(table):

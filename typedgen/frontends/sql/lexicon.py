@@ -70,6 +70,12 @@ class Role:
     """A table alias without ``AS``."""
     column_alias: bool = False
     """A column alias without ``AS``."""
+    as_name: bool = False
+    """A column alias after ``AS`` only (``SELECT x AS into``)."""
+    member: bool = False
+    """The part after a dot only (``t.null``, ``s.case``)."""
+    table_name: bool = False
+    """A table in ``FROM`` only (``FROM current_date``)."""
     table: bool = False
     """A table of the caller's schema."""
     column: bool = False
@@ -91,6 +97,9 @@ class Role:
             (self.ident, "ID"),
             (self.table_alias, "TA"),
             (self.column_alias, "CA"),
+            (self.as_name, "AN"),
+            (self.member, "MB"),
+            (self.table_name, "TN"),
             (self.table, "TBL"),
             (self.column, "COL"),
         ):
@@ -181,8 +190,9 @@ class Lexicon:
         # the dialect's generator quotes when it names something must be quoted.
         free = word not in t.reserved
         ident, table_alias, column_alias = t.word_roles.get(word, (True, True, True))
+        as_name, member, table_name = t.name_roles.get(word, (False, False, False))
         if " " in word:  # a phrase (DOUBLE PRECISION) names nothing
-            ident = table_alias = column_alias = False
+            ident = table_alias = column_alias = as_name = member = table_name = False
         return Role(
             function=entry.function,
             aggregate=entry.aggregate,
@@ -192,6 +202,9 @@ class Lexicon:
             ident=free and ident,
             table_alias=free and table_alias,
             column_alias=free and column_alias,
+            as_name=free and as_name,
+            member=free and member,
+            table_name=free and table_name,
             table=entry.table,
             column=entry.column,
         )
@@ -205,7 +218,8 @@ class Lexicon:
         Returns ``(rules, reserved, classes, by_role)``: ``reserved`` holds the terminal of the
         words that play no role (reserved keywords the grammar does not use), which must lex
         and be refused; ``classes`` maps a role-class name (``ident``, ``table_alias``,
-        ``column_alias``, ``schema_table``, ``schema_column``) to terminal names; ``by_role``
+        ``column_alias``, ``as_name``, ``member_name``, ``table_word``, ``schema_table``,
+        ``schema_column``) to terminal names; ``by_role``
         maps each word group's role to its terminal names (for functions and types).
 
         Word terminals outrank ``IDENT`` (priority 1 over 0), so a word with a terminal never
@@ -257,6 +271,9 @@ class Lexicon:
             "ident": ["IDENT"],
             "table_alias": ["IDENT"],
             "column_alias": ["IDENT"],
+            "as_name": ["IDENT"],
+            "member_name": ["IDENT"],
+            "table_word": ["IDENT"],
             "schema_table": [],
             "schema_column": [],
         }
@@ -265,6 +282,9 @@ class Lexicon:
                 (role.ident, "ident"),
                 (role.table_alias, "table_alias"),
                 (role.column_alias, "column_alias"),
+                (role.ident or role.as_name, "as_name"),
+                (role.ident or role.member, "member_name"),
+                (role.ident or role.table_name, "table_word"),
                 # Unquoted, a schema name must also be usable as a name.
                 (role.table and role.ident, "schema_table"),
                 (role.column and role.ident, "schema_column"),

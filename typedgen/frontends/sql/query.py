@@ -123,7 +123,7 @@ class QueryRules(RuleBuilder):
                 value_item,
             ),
         )
-        self.rule("alias", alt(seq(kw("AS"), ref("ident")), ref("column_alias")))
+        self.rule("alias", alt(seq(kw("AS"), ref("as_name")), ref("column_alias")))
         # ``*`` needs a FROM: ``SELECT * EXCEPT ...`` is a column exclusion in some dialects.
         items_from = seq(self.separated(item), kw("FROM"), ref("from_items"))
         where = seq(kw("WHERE"), ref("condition"))

@@ -15,6 +15,7 @@ small overrides.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import logging
@@ -167,6 +168,11 @@ class DialectTables:
     """Date parts ``EXTRACT(part FROM x)`` round-trips with."""
     interval_units: tuple[str, ...]
     """Units ``INTERVAL '1' unit`` round-trips with."""
+    name_roles: dict[str, tuple[bool, bool, bool]] = dataclasses.field(default_factory=dict)
+    """For keywords that may not name everything (``word_roles``' first flag is off): whether
+    it may still be written unquoted (as a column alias after ``AS``; after a dot, as a
+    column's or a table's last part; as a table in ``FROM``), as sqlglot reads it:
+    ``SELECT x AS into``, ``SELECT t.null``, ``FROM current_date``."""
     range_words: frozenset[str] = frozenset()
     """Words and symbols that start a range predicate for sqlglot's parser (its
     ``RANGE_PARSERS``: ``IN``, ``LIKE``, ``IS``...): after a negated range, sqlglot
@@ -304,6 +310,29 @@ def _word_roles(
     return ident, table_alias, column_alias
 
 
+def _name_roles(word: str, dialect: Any) -> tuple[bool, bool, bool]:
+    """The naming roles of a word that cannot name everything (see ``name_roles``)."""
+    w = word.lower()
+    after_as = (
+        _names(f"SELECT a AS {w} FROM t", dialect, word, "alias")
+        and _names(f"SELECT a AS {w}, b FROM t", dialect, word, "alias")
+        and _names(f"SELECT a AS {w}", dialect, word, "alias")
+    )
+    member = (
+        _names(f"SELECT t.{w} FROM t", dialect, word, "column")
+        and _names(f"SELECT s.t.{w} FROM t", dialect, word, "column")
+        and _names(f"SELECT a FROM s.{w}", dialect, word, "table")
+        and _names(f"SELECT a FROM s.{w} AS x", dialect, word, "table")
+    )
+    table = (
+        _names(f"SELECT a FROM {w}", dialect, word, "table")
+        and _names(f"SELECT a FROM {w} AS x", dialect, word, "table")
+        and _names(f"SELECT a FROM {w} JOIN u ON a = b", dialect, word, "table")
+        and _names(f"SELECT a FROM u, {w}", dialect, word, "table")
+    )
+    return after_as, member, table
+
+
 def _probe_arity(name: str, dialect: Any) -> Arity | None:
     def takes(k: int) -> bool:
         # Columns first: most failures show there, and the other probes are skipped. Any
@@ -411,6 +440,21 @@ def _comments(entries: Any) -> tuple[str, ...]:
     return tuple(entry if isinstance(entry, str) else entry[0] for entry in entries)
 
 
+def _module_text() -> bytes:
+    here = Path(__file__)
+    return here.read_bytes() + here.with_name("probes.py").read_bytes()  # the probes asked
+
+
+_CODE = _module_text()
+"""This module's and the probes' source as imported: the cache key must name the code that
+wrote a pickle, not the files on disk when it is written (they may have changed since)."""
+
+
+@functools.cache
+def _code_hash() -> str:
+    return hashlib.sha256(_CODE).hexdigest()[:16]
+
+
 def _cache_file(name: str) -> Path | None:
     if os.environ.get("TYPEDGEN_NO_DISK_CACHE"):
         return None
@@ -418,10 +462,7 @@ def _cache_file(name: str) -> Path | None:
 
     from typedgen._bundled import cache_dir
 
-    digest = hashlib.sha256(Path(__file__).read_bytes())
-    digest.update(Path(__file__).with_name("probes.py").read_bytes())  # the probes asked
-    code = digest.hexdigest()[:16]
-    tag = f"{version('sqlglot')}-{code}-{name or 'base'}"
+    tag = f"{version('sqlglot')}-{_code_hash()}-{name or 'base'}"
     return cache_dir() / "sql_tables" / f"{tag}.pickle"
 
 
@@ -471,6 +512,7 @@ def _read_tables(name: str) -> DialectTables:
         word_roles = {
             w: _word_roles(w, dialect, followers) for w, t in keywords.items() if t != "VAR"
         }
+        name_roles = {w: _name_roles(w, dialect) for w, roles in word_roles.items() if not roles[0]}
         # Names with a parser of their own (STRING_AGG, POSITION...) are functions too.
         parsed_only = {name: None for name in par.FUNCTION_PARSERS if name not in par.FUNCTIONS}
         for fname, builder in sorted({**par.FUNCTIONS, **parsed_only}.items()):
@@ -551,6 +593,7 @@ def _read_tables(name: str) -> DialectTables:
         keywords=keywords,
         reserved=frozenset(w.upper() for w in getattr(gen, "RESERVED_KEYWORDS", ()) or ()),
         word_roles=word_roles,
+        name_roles={w: roles for w, roles in name_roles.items() if any(roles)},
         symbols=tuple(
             sorted(
                 k
