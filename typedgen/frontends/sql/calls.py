@@ -152,8 +152,8 @@ class CallRules(RuleBuilder):
             tails.append(seq(core, self.filter_clause, over))
         if self.count_many:
             # COUNT(DISTINCT a, b): distinct rows of several values.
-            many = seq(self.distinct, ref("expr"), Repeat(seq(self.punct(","), ref("expr")), 1))
-            core = seq(Ref(self.lex.keyword_name("COUNT")), self.parens(many))
+            several = seq(self.distinct, ref("expr"), Repeat(seq(self.punct(","), ref("expr")), 1))
+            core = seq(Ref(self.lex.keyword_name("COUNT")), self.parens(several))
             tails.append(seq(core, self.filter_clause, over))
         if self.options.anonymous_calls and self.has("anonymous"):
             # sqlglot parses any other name(args) as an anonymous function (a UDF, or one it
