@@ -57,6 +57,8 @@ CONSTRUCTS = [
     ("sqlite", "SELECT 1 NOT IN (0) IN (0, 1), x NOT IN (1) IS TRUE", None),
     ("postgres", "SELECT a FROM t WHERE 0 NOT IN (1) NOT IN (2)", None),
     ("generic", "SELECT a FROM t WHERE b = x NOT LIKE 'a' IN (TRUE)", None),
+    # ClickHouse: NOT over IN or IS only parenthesised (sqlglot writes it so).
+    ("clickhouse", "SELECT NOT (a IN (1)), NOT a = 1, a NOT LIKE 'x' FROM t", None),
     ("postgres", "SELECT a FROM t WHERE a > ALL (SELECT 1) AND b = ANY (SELECT 2)", None),
     ("postgres", "SELECT a FROM t WHERE (a, b) IN (SELECT 1, 2)", None),
     ("snowflake", "SELECT COUNT(DISTINCT a, b) FROM t", "postgres"),
@@ -150,6 +152,11 @@ def test_refused_spellings(text: str) -> None:
         ("postgres", "SELECT x NOT LIKE 'a' ISNULL"),
         ("postgres", "SELECT x NOT IN (1) = b"),
         ("sqlite", "SELECT b = x NOT IN (1)"),
+        # ClickHouse writes NOT over IN and IS with parentheses: another tree.
+        ("clickhouse", "SELECT a FROM t WHERE a NOT IN (1)"),
+        ("clickhouse", "SELECT a FROM t WHERE a IS NOT NULL"),
+        ("clickhouse", "SELECT NOT x IN (1) AND b"),
+        ("clickhouse", "SELECT NOT x = 1 IS NULL"),
         ("sqlite", "SELECT * FROM t AS t(c1, c2)"),  # sqlglot drops the column names
         ("sqlite", "SELECT CAST(a AS SMALLINT)"),  # written back as INTEGER
         # A FROM-less * takes a set operation's EXCEPT as its own; BigQuery refuses a set
@@ -187,7 +194,7 @@ CHAIN_STEPS = [
 ]
 
 
-@pytest.mark.parametrize("dialect", ["sqlite", "postgres", "tsql", "generic"])
+@pytest.mark.parametrize("dialect", ["sqlite", "postgres", "tsql", "generic", "clickhouse"])
 def test_predicate_chains_round_trip(dialect: str) -> None:
     """Every chain of two predicates the grammar accepts, as a value, a condition and an
     operand, comes back from sqlglot as the same tree (negations are where chains break)."""

@@ -30,7 +30,11 @@ class ExpressionRules(RuleBuilder):
             self.rule("bool_and", seq(ref("bool_not"), star(seq(kw("AND"), ref("bool_not")))))
             self.rule("bool_not", alt(seq(kw("NOT"), ref("bool_not")), ref("bool_atom")))
         self.rule("conjunction", seq(ref("negation"), star(seq(kw("AND"), ref("negation")))))
-        self.rule("negation", alt(seq(kw("NOT"), ref("negation")), ref("equality")))
+        # Where sqlglot writes NOT over an IN or IS predicate with parentheses (ClickHouse:
+        # NOT a IN (1) comes back as NOT (a IN (1)), another tree), NOT takes no such operand.
+        bare_not = self.has("not_in_bare") and self.has("not_is_bare")
+        not_operand = ref("negation") if bare_not else ref("not_operand")
+        self.rule("negation", alt(seq(kw("NOT"), not_operand), ref("equality")))
         eq_ops = [punct("="), punct("<>"), punct("!=")]
         if self.has("nullsafe_eq"):
             eq_ops.append(punct("<=>"))
@@ -69,6 +73,22 @@ class ExpressionRules(RuleBuilder):
                 ),
             )
         self.predicates()
+        if not bare_not:
+            # The last operand too: where IS binds below = (ClickHouse), a = 1 IS NULL is an
+            # IS over the equality.
+            operand_safe = alt(ref("predicate_safe"), *quantified)
+            to_cmp = star(seq(cmp_ops, ref("operand")))
+            comparison_safe = alt(
+                ref("predicate_safe"),
+                seq(ref("predicate"), to_cmp, cmp_ops, operand_safe),
+            )
+            rhs_safe = alt(operand_safe, seq(ref("operand"), to_cmp, cmp_ops, operand_safe))
+            to_eq = star(seq(alt(*eq_ops), ref("comparison_rhs")))
+            equality_safe = alt(
+                seq(ref("comparison"), to_eq, alt(*eq_ops), rhs_safe),
+                comparison_safe,
+            )
+            self.rule("not_operand", alt(seq(kw("NOT"), ref("not_operand")), equality_safe))
         self.operators()
         self.primaries()
 
@@ -114,21 +134,35 @@ class ExpressionRules(RuleBuilder):
                 extra.append((sym, seq(self.punct(sym), ref("bitwise"))))
         suffixes = [*ranges, ("IS", seq(kw("IS"), alt(*tests))), *extra]
         self.rule("predicate_suffix", alt(*(e for _, e in suffixes)))
-        range_exprs = [e for _, e in ranges]
-        negation = alt(seq(kw("NOT"), alt(*range_exprs)), seq(kw("IS"), kw("NOT"), alt(*tests)))
-        self.rule("negated_suffix", negation)
+        # NOT IN and IS NOT only where sqlglot writes NOT over IN and IS bare.
+        range_exprs = [e for w, e in ranges if w != "IN" or self.has("not_in_bare")]
+        negations = [seq(kw("NOT"), alt(*range_exprs))]
+        if self.has("not_is_bare"):
+            negations.append(seq(kw("IS"), kw("NOT"), alt(*tests)))
+        self.rule("negated_suffix", alt(*negations))
         # A negated range followed by another range predicate is parenthesised by sqlglot's
         # parser (``x NOT IN (1) IS TRUE`` reads as ``(NOT x IN (1)) IS TRUE``), so it may go
         # on before a word of sqlglot's RANGE_PARSERS (or NOT); one that ends the chain is a
         # NOT and stands alone (``negated``).
-        chained = [e for w, e in suffixes if w in self.tables.range_words or w == "NOT"]
-        self.rule("chained_suffix", alt(*chained))
+        chained_words = [(w, e) for w, e in suffixes if w in self.tables.range_words or w == "NOT"]
+        self.rule("chained_suffix", alt(*(e for _, e in chained_words)))
         step = alt(
             ref("predicate_suffix"),
             seq(Repeat(ref("negated_suffix"), 1), ref("chained_suffix")),
         )
         self.rule("predicate_steps", Repeat(step, 1))
         self.rule("predicate", seq(ref("bitwise"), opt(ref("predicate_steps"))))
+        # A predicate whose last step is no IN or IS test (what NOT may take bare above).
+        is_tests = {"IN", "IS", "NOT", "ISNULL", "NOTNULL"}
+        suffix_other = [e for w, e in suffixes if w not in is_tests]
+        chained_other = [e for w, e in chained_words if w not in is_tests]
+        last: list[Expr] = []
+        if suffix_other:
+            last.append(alt(*suffix_other))
+        if chained_other:
+            last.append(seq(Repeat(ref("negated_suffix"), 1), alt(*chained_other)))
+        safe_tail = opt(seq(star(step), alt(*last))) if last else empty()
+        self.rule("predicate_safe", seq(ref("bitwise"), safe_tail))
         self.rule("negated", seq(ref("predicate"), Repeat(ref("negated_suffix"), 1)))
 
     def operators(self) -> None:

@@ -162,6 +162,9 @@ FEATURE_PROBES: dict[str, str] = {
     # a IS NOT b as NOT a IS b.
     "is_value": "SELECT a IS b FROM t",
     "is_not_value": "SELECT a IS NOT b FROM t",
+    # NOT over IN and IS written bare (ClickHouse writes NOT (a IN (1)), another tree).
+    "not_in_bare": "SELECT NOT a IN (1)",
+    "not_is_bare": "SELECT NOT a IS NULL",
     "like_any": "SELECT a FROM t WHERE a LIKE ANY ('x', 'y')",
     "all_subquery": "SELECT a FROM t WHERE a > ALL (SELECT 1)",
     "any_subquery": "SELECT a FROM t WHERE a = ANY (SELECT 1)",
