@@ -19,6 +19,7 @@ from ._sql import round_trips, sql_accepts
 CONSTRUCTS = [
     ("postgres", "SELECT ARRAY[1, 2], a[1] FROM t", "sqlite"),
     ("duckdb", "SELECT [1, 2], {'a': 1}, a[1] FROM t", "mysql"),
+    ("duckdb", "SELECT a[1:2], a[:2], a[x + 1:], [1, 2, 3][1:2][1] FROM t", "mysql"),
     ("bigquery", "SELECT * FROM UNNEST(a) AS x WITH OFFSET AS o", "sqlite"),
     ("postgres", "SELECT * FROM UNNEST(a) WITH ORDINALITY AS u(x, n)", "sqlite"),
     ("postgres", "SELECT * FROM t, LATERAL (SELECT 1) AS s", "sqlite"),
@@ -169,6 +170,7 @@ def test_refused_spellings(text: str) -> None:
         ("spark", "SELECT 1 < ANY (SELECT 1) + 1"),
         ("spark", "SELECT * FROM (UNNEST(a) AS u)"),
         ("postgres", "SELECT 1 FROM a SEMI JOIN b ON a.x = b.x"),  # written as EXISTS
+        ("snowflake", "SELECT a[1:2] FROM t"),  # a path for Snowflake (GET_PATH)
         ("generic", "SELECT STRING_AGG(DISTINCT a, ',') FROM t"),  # DISTINCT moves
         ("postgres", "SELECT SUM(DISTINCT a, b) FROM t"),
         ("sqlite", "SELECT a FROM t OFFSET 1"),  # written back with LIMIT -1

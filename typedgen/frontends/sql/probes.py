@@ -95,6 +95,8 @@ FEATURE_PROBES: dict[str, str] = {
     "array_constructor": "SELECT ARRAY[1, 2]",
     "array_subquery": "SELECT ARRAY(SELECT 1)",
     "subscript": "SELECT a[1] FROM t",
+    "slice": "SELECT a[1:2] FROM t",
+    "slice_open": "SELECT a[:2], a[1:], a[:] FROM t",
     "struct_literal": "SELECT {'a': 1}",
     # FROM: table functions, UNNEST, LATERAL, VALUES, samples, PIVOT.
     "table_function": "SELECT * FROM f(a) AS s",
