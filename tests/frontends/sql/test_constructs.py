@@ -86,6 +86,14 @@ CONSTRUCTS = [
         "SELECT SUM(x) OVER (ORDER BY b ROWS BETWEEN a + 1 PRECEDING AND 2 FOLLOWING)",
         None,
     ),
+    ("postgres", "SELECT a FROM t EXCEPT ALL SELECT a FROM u INTERSECT ALL SELECT 1", "snowflake"),
+    ("postgres", "SELECT a FROM t WHERE a NOT ILIKE ALL (ARRAY['x%', 'y%'])", None),
+    # ORDER BY inside an aggregate's arguments, per aggregate, as probed.
+    (
+        "postgres",
+        "SELECT JSON_AGG(DISTINCT a ORDER BY a), STRING_AGG(a, ',' ORDER BY b) FROM t",
+        None,
+    ),
     # Keywords that name a thing in some places only, as sqlglot reads them there.
     ("generic", "SELECT x AS into, y AS all FROM schema.case, current_date", None),
     ("postgres", 'WITH t AS (SELECT 1 AS "null") SELECT t.null FROM t', None),
@@ -171,6 +179,9 @@ def test_refused_spellings(text: str) -> None:
         ("spark", "SELECT * FROM (UNNEST(a) AS u)"),
         ("postgres", "SELECT 1 FROM a SEMI JOIN b ON a.x = b.x"),  # written as EXISTS
         ("snowflake", "SELECT a[1:2] FROM t"),  # a path for Snowflake (GET_PATH)
+        ("snowflake", "SELECT ARRAY_AGG(a ORDER BY b) FROM t"),  # written WITHIN GROUP
+        ("generic", "SELECT STRING_AGG(a, ',' ORDER BY b) FROM t"),  # the ORDER BY moves
+        ("duckdb", "SELECT a FROM t WHERE a LIKE ALL ('x', 'y')"),  # written as two LIKEs
         ("generic", "SELECT STRING_AGG(DISTINCT a, ',') FROM t"),  # DISTINCT moves
         ("postgres", "SELECT SUM(DISTINCT a, b) FROM t"),
         ("sqlite", "SELECT a FROM t OFFSET 1"),  # written back with LIMIT -1

@@ -40,7 +40,9 @@ class CallRules(RuleBuilder):
     def calls(self) -> None:
         funcs = self.callable_functions()
         for func in funcs:
-            self.lex.function(func.name, func.arity, func.aggregate, func.distinct_many)
+            self.lex.function(
+                func.name, func.arity, func.aggregate, func.distinct_many, func.order_by
+            )
         # COUNT(*) is COUNT's own syntax: COUNT gets its own terminal, not its arity group's.
         self.filter_clause = (
             opt(
@@ -129,20 +131,20 @@ class CallRules(RuleBuilder):
             )
 
     def call_rule(self, by_role: dict[Role, list[str]]) -> None:
-        args_of: dict[tuple[Arity, bool, tuple[int, ...]], list[str]] = {}
+        args_of: dict[tuple[Arity, bool, tuple[int, ...], tuple[int, ...]], list[str]] = {}
         for role, terminals in by_role.items():
             if role.function is not None:
-                key = (role.function, role.aggregate, role.distinct_many)
+                key = (role.function, role.aggregate, role.distinct_many, role.order_by)
                 args_of.setdefault(key, []).extend(terminals)
         ref = self.ref
         over, within = self.over_clause, self.within_group
         plain: list[Expr] = []  # name(args): calls as table functions take these
         tails: list[Expr] = []  # with what may follow a call in an expression
-        for (arity, aggregate, many), terminals in sorted(
+        for (arity, aggregate, many, ordered), terminals in sorted(
             args_of.items(), key=lambda kv: str(kv[0])
         ):
             names = alt(*(Ref(t) for t in sorted(terminals)))
-            args = self.arguments(arity, aggregate, many)
+            args = self.arguments(arity, aggregate, many, ordered)
             core = seq(names, self.punct("("), args, self.punct(")"))
             plain.append(core)
             tail: list[Expr] = [within, self.filter_clause, over] if aggregate else [over]
@@ -208,15 +210,28 @@ class CallRules(RuleBuilder):
         if data_types:
             self.rule("data_type", alt(*data_types))
 
-    def arguments(self, arity: Arity, aggregate: bool, many: tuple[int, ...] = ()) -> Expr:
+    def arguments(
+        self,
+        arity: Arity,
+        aggregate: bool,
+        many: tuple[int, ...] = (),
+        ordered: tuple[int, ...] = (),
+    ) -> Expr:
         """The argument lists of one arity group (``DISTINCT`` first for an aggregate of one
-        argument, or of the counts in ``many``)."""
+        argument, or of the counts in ``many``; ``ORDER BY`` last after the counts in
+        ``ordered``)."""
         expr = self.ref("expr")
         first = seq(self.distinct, expr) if aggregate else None
-        forms: list[Expr] = [self.n_arguments(n, expr, first, many) for n in arity.counts]
+
+        def order(n: int) -> Expr:
+            return opt(self.ref("order_by")) if n in ordered else empty()
+
+        forms: list[Expr] = [
+            seq(self.n_arguments(n, expr, first, many), order(n)) for n in arity.counts
+        ]
         if arity.rest is not None:
             head = self.n_arguments(arity.rest, expr, first, many)
-            forms.append(seq(head, star(seq(self.punct(","), expr))))
+            forms.append(seq(head, star(seq(self.punct(","), expr)), order(arity.rest)))
         return alt(*forms)
 
     def n_arguments(

@@ -114,9 +114,10 @@ class ExpressionRules(RuleBuilder):
             ("IN", seq(kw("IN"), in_list)),
             *((w, seq(op, ref("bitwise"), escape)) for w, op in like_ops),
         ]
-        if self.has("like_any"):
-            any_list = seq(kw("ANY"), self.parens(self.separated(ref("expr"))))
-            ranges += [(w, seq(op, any_list)) for w, op in like_ops]
+        for feature, word in (("like_any", "ANY"), ("like_all", "ALL")):
+            if self.has(feature):
+                any_list = seq(kw(word), self.parens(self.separated(ref("expr"))))
+                ranges += [(w, seq(op, any_list)) for w, op in like_ops]
         if self.has("match"):
             ranges.append(("MATCH", seq(kw("MATCH"), ref("bitwise"))))
         extra: list[tuple[str, Expr]] = []

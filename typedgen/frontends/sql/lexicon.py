@@ -60,6 +60,8 @@ class Role:
     aggregate: bool = False
     distinct_many: tuple[int, ...] = ()
     """Argument counts (two or more) the aggregate takes after ``DISTINCT``."""
+    order_by: tuple[int, ...] = ()
+    """Argument counts the aggregate takes followed by ``ORDER BY``."""
     type_params: tuple[int, ...] = ()
     known_function: bool = False
     """A name sqlglot parses as its own function when called, callable here with no arity
@@ -89,6 +91,8 @@ class Role:
             parts.append("AGG")
         if self.distinct_many:
             parts.append("D" + "".join(map(str, self.distinct_many)))
+        if self.order_by:
+            parts.append("O" + "".join(map(str, self.order_by)))
         if self.type_params:
             parts.append("T" + "".join(map(str, self.type_params)))
         if self.known_function:
@@ -114,6 +118,7 @@ class _Word:
     function: Arity | None = None
     aggregate: bool = False
     distinct_many: tuple[int, ...] = ()
+    order_by: tuple[int, ...] = ()
     type_params: tuple[int, ...] = ()
     known_function: bool = False
     table: bool = False
@@ -167,12 +172,18 @@ class Lexicon:
         return "KW_" + word.upper().replace(" ", "_")
 
     def function(
-        self, name: str, arity: Arity, aggregate: bool, distinct_many: tuple[int, ...] = ()
+        self,
+        name: str,
+        arity: Arity,
+        aggregate: bool,
+        distinct_many: tuple[int, ...] = (),
+        order_by: tuple[int, ...] = (),
     ) -> None:
         entry = self._word(name)
         entry.function = arity
         entry.aggregate = aggregate
         entry.distinct_many = distinct_many
+        entry.order_by = order_by
 
     def data_type(self, name: str, params: tuple[int, ...]) -> None:
         self._word(name).type_params = params
@@ -197,6 +208,7 @@ class Lexicon:
             function=entry.function,
             aggregate=entry.aggregate,
             distinct_many=entry.distinct_many,
+            order_by=entry.order_by,
             type_params=entry.type_params,
             known_function=entry.known_function and entry.function is None,
             ident=free and ident,

@@ -35,8 +35,10 @@ class QueryRules(RuleBuilder):
             ("union_distinct", ("UNION", "DISTINCT")),
             ("intersect", ("INTERSECT",)),
             ("intersect_distinct", ("INTERSECT", "DISTINCT")),
+            ("intersect_all", ("INTERSECT", "ALL")),
             ("except", ("EXCEPT",)),
             ("except_distinct", ("EXCEPT", "DISTINCT")),
+            ("except_all", ("EXCEPT", "ALL")),
         ):
             if self.has(feature):
                 set_ops.append(self.keyword(*words))

@@ -108,6 +108,9 @@ class Function:
     distinct_many: tuple[int, ...] = ()
     """Argument counts of two or more an aggregate takes after ``DISTINCT`` (``COUNT(DISTINCT
     a, b)``), as probed; the variadic rest only when both it and 8 arguments round-trip."""
+    order_by: tuple[int, ...] = ()
+    """Argument counts an aggregate takes followed by ``ORDER BY`` (``ARRAY_AGG(a ORDER BY
+    b)``, ``STRING_AGG(a, ',' ORDER BY b)``), with ``DISTINCT`` first too where it may be."""
 
 
 @dataclass(frozen=True)
@@ -368,6 +371,25 @@ def _distinct_arities(name: str, arity: Arity, dialect: Any) -> tuple[int, ...]:
     return tuple(counts)
 
 
+def _ordered_arities(
+    name: str, arity: Arity, many: tuple[int, ...], dialect: Any
+) -> tuple[int, ...]:
+    """The counts ``name(x, ... ORDER BY y)`` round-trips with (with DISTINCT too where the
+    grammar offers it: one argument, or a count in ``many``)."""
+
+    def takes(k: int, distinct: bool) -> bool:
+        args = ("DISTINCT " if distinct else "") + ", ".join(["x"] * k)
+        sql = f"SELECT {name}({args} ORDER BY y) FROM t"
+        return _round_trips(sql, dialect, exact=False)
+
+    counts = [*arity.counts, *([arity.rest] if arity.rest is not None else [])]
+    return tuple(
+        k
+        for k in counts
+        if k >= 1 and takes(k, False) and (not (k == 1 or k in many) or takes(k, True))
+    )
+
+
 def _node_class(sql: str, dialect: Any) -> type | None:
     """The class of the one selected expression of ``sql`` (a probe that parses)."""
     import sqlglot
@@ -531,7 +553,8 @@ def _read_tables(name: str) -> DialectTables:
                 cls = _node_class(f"SELECT {fname}({', '.join(['x'] * arity.least())})", dialect)
             aggregate = isinstance(cls, type) and issubclass(cls, exp.AggFunc)
             many = _distinct_arities(fname, arity, dialect) if aggregate else ()
-            functions.append(Function(fname, arity, aggregate, many))
+            ordered = _ordered_arities(fname, arity, many, dialect) if aggregate else ()
+            functions.append(Function(fname, arity, aggregate, many, ordered))
         types = {}
         # Type names of one or more words (DOUBLE PRECISION), in any spelling sqlglot reads
         # back to the same type (STRING for TEXT, DEC for DECIMAL).
