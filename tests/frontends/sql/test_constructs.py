@@ -88,6 +88,7 @@ CONSTRUCTS = [
     ),
     ("postgres", "SELECT a FROM t EXCEPT ALL SELECT a FROM u INTERSECT ALL SELECT 1", "snowflake"),
     ("postgres", "SELECT a FROM t WHERE a NOT ILIKE ALL (ARRAY['x%', 'y%'])", None),
+    ("snowflake", "SELECT 'he%lo' LIKE ALL ('he#%lo', 'x') ESCAPE '#'", None),
     # ORDER BY inside an aggregate's arguments, per aggregate, as probed.
     (
         "postgres",
@@ -182,6 +183,7 @@ def test_refused_spellings(text: str) -> None:
         ("snowflake", "SELECT ARRAY_AGG(a ORDER BY b) FROM t"),  # written WITHIN GROUP
         ("generic", "SELECT STRING_AGG(a, ',' ORDER BY b) FROM t"),  # the ORDER BY moves
         ("duckdb", "SELECT a FROM t WHERE a LIKE ALL ('x', 'y')"),  # written as two LIKEs
+        ("duckdb", "SELECT a FROM t WHERE a LIKE ANY ('x', 'y') ESCAPE '#'"),
         ("generic", "SELECT STRING_AGG(DISTINCT a, ',') FROM t"),  # DISTINCT moves
         ("postgres", "SELECT SUM(DISTINCT a, b) FROM t"),
         ("sqlite", "SELECT a FROM t OFFSET 1"),  # written back with LIMIT -1

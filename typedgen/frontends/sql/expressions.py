@@ -117,6 +117,8 @@ class ExpressionRules(RuleBuilder):
         for feature, word in (("like_any", "ANY"), ("like_all", "ALL")):
             if self.has(feature):
                 any_list = seq(kw(word), self.parens(self.separated(ref("expr"))))
+                if self.has(feature + "_escape"):
+                    any_list = seq(any_list, escape)  # LIKE ALL ('a', 'b') ESCAPE '#'
                 ranges += [(w, seq(op, any_list)) for w, op in like_ops]
         if self.has("match"):
             ranges.append(("MATCH", seq(kw("MATCH"), ref("bitwise"))))

@@ -171,6 +171,8 @@ FEATURE_PROBES: dict[str, str] = {
     "not_is_bare": "SELECT NOT a IS NULL",
     "like_any": "SELECT a FROM t WHERE a LIKE ANY ('x', 'y')",
     "like_all": "SELECT a FROM t WHERE a LIKE ALL ('x', 'y')",
+    "like_any_escape": "SELECT a FROM t WHERE a LIKE ANY ('x', 'y') ESCAPE '#'",
+    "like_all_escape": "SELECT a FROM t WHERE a LIKE ALL ('x', 'y') ESCAPE '#'",
     "all_subquery": "SELECT a FROM t WHERE a > ALL (SELECT 1)",
     "any_subquery": "SELECT a FROM t WHERE a = ANY (SELECT 1)",
     "tuple": "SELECT (1, 2)",
