@@ -236,8 +236,6 @@ class ExpressionRules(RuleBuilder):
         if self.callable_functions() or (self.options.anonymous_calls and self.has("anonymous")):
             primaries.append(ref("call"))  # functions=[] (or none the dialect knows): no calls
         primaries += [self.parens(ref("expr")), self.parens(ref("query"))]
-        if self.has("tuple"):
-            primaries.append(self.parens(ref("expr"), Repeat(seq(self.punct(","), ref("expr")), 1)))
         if types:
             primaries.append(seq(kw("CAST"), cast_body))
         if self.has("try_cast") and types:

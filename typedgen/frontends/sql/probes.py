@@ -175,7 +175,6 @@ FEATURE_PROBES: dict[str, str] = {
     "like_all_escape": "SELECT a FROM t WHERE a LIKE ALL ('x', 'y') ESCAPE '#'",
     "all_subquery": "SELECT a FROM t WHERE a > ALL (SELECT 1)",
     "any_subquery": "SELECT a FROM t WHERE a = ANY (SELECT 1)",
-    "tuple": "SELECT (1, 2)",
     "count_distinct_many": "SELECT COUNT(DISTINCT a, b) FROM t",
     "grouping_sets_bare": "SELECT a, SUM(b) FROM t GROUP BY GROUPING SETS (a, (a, b), ())",
     "limit_subquery": "SELECT a FROM t LIMIT (SELECT 1)",
