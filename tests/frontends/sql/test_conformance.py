@@ -88,19 +88,21 @@ def _select_items(dialect: str) -> list[str]:
 # Measured acceptance of sqlglot's own dialect tests (its SELECT statements) in the checking
 # language; these fixtures exercise every corner of each dialect, beyond what the grammar
 # offers (benchmarks/RESULTS.md lists the rejections by construct). The floors sit just below
-# the measured rates (2026-12-03) so that a regression fails; issue 15's targets (90%, 80%)
-# are not met.
+# the measured rates (2026-12-03, after the second round of issue 15) so that a regression
+# fails; issue 15's targets (90%, 80%) are met for sqlite and the generic identity set only.
 DIALECT_FLOORS = {
-    "sqlite": 0.83,
-    "postgres": 0.61,
+    "sqlite": 0.93,
+    "postgres": 0.66,
     "mysql": 0.51,
-    "bigquery": 0.48,
-    "snowflake": 0.65,
-    "duckdb": 0.46,
+    "bigquery": 0.49,
+    "snowflake": 0.66,
+    "duckdb": 0.48,
     "tsql": 0.50,
-    "spark": 0.66,
+    "spark": 0.71,
     "oracle": 0.32,
-    "clickhouse": 0.44,
+    # 0.44 before: three accepted fixtures (a IS NOT NULL, a NOT IN (...)) come back from
+    # sqlglot's ClickHouse writer as NOT (...), another tree, and are now refused.
+    "clickhouse": 0.42,
     "trino": 0.18,
 }
 
@@ -129,4 +131,4 @@ def test_default_dialect_fixtures(name: str) -> None:
     rejected = [q for q in queries if not sql_accepts(sql, q)]
     rate = 1 - len(rejected) / len(queries)
     print(f"{name} (generic dialect): {len(queries) - len(rejected)}/{len(queries)} = {rate:.1%}")
-    assert rate >= {"sqlglot_identity": 0.75, "sqlglot_tpc": 0.96}[name], rejected[:20]
+    assert rate >= {"sqlglot_identity": 0.90, "sqlglot_tpc": 0.96}[name], rejected[:20]

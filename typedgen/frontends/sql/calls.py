@@ -40,7 +40,9 @@ class CallRules(RuleBuilder):
     def calls(self) -> None:
         funcs = self.callable_functions()
         for func in funcs:
-            self.lex.function(func.name, func.arity, func.aggregate)
+            self.lex.function(
+                func.name, func.arity, func.aggregate, func.distinct_many, func.order_by
+            )
         # COUNT(*) is COUNT's own syntax: COUNT gets its own terminal, not its arity group's.
         self.filter_clause = (
             opt(
@@ -62,8 +64,10 @@ class CallRules(RuleBuilder):
         if self.has("within_group"):
             order_by = self.parens(self.ref("order_by"))
             self.within_group = opt(seq(self.phrase("WITHIN", "GROUP"), order_by))
-        self.count_star = self.has("count_star") and any(f.name == "COUNT" for f in funcs)
-        if self.count_star:
+        has_count = any(f.name == "COUNT" for f in funcs)
+        self.count_star = self.has("count_star") and has_count
+        self.count_many = self.has("count_distinct_many") and has_count
+        if self.count_star or self.count_many:
             self.keyword("COUNT")
         for word, params in self.tables.types.items():
             if word in self.options.exclude_types:
@@ -94,6 +98,10 @@ class CallRules(RuleBuilder):
                 seq(Ref("INTEGER"), kw("PRECEDING")),
                 seq(Ref("INTEGER"), kw("FOLLOWING")),
             )
+            if self.has("frame_expr"):
+                # ROWS BETWEEN a + 1 PRECEDING, RANGE BETWEEN INTERVAL '1' DAY PRECEDING
+                offset = alt(kw("PRECEDING"), kw("FOLLOWING"))
+                bound = alt(bound, seq(ref("bitwise"), offset))
             frame = seq(
                 alt(kw("ROWS"), kw("RANGE")),
                 alt(bound, seq(kw("BETWEEN"), bound, kw("AND"), bound)),
@@ -123,22 +131,31 @@ class CallRules(RuleBuilder):
             )
 
     def call_rule(self, by_role: dict[Role, list[str]]) -> None:
-        args_of: dict[tuple[Arity, bool], list[str]] = {}
+        args_of: dict[tuple[Arity, bool, tuple[int, ...], tuple[int, ...]], list[str]] = {}
         for role, terminals in by_role.items():
             if role.function is not None:
-                args_of.setdefault((role.function, role.aggregate), []).extend(terminals)
+                key = (role.function, role.aggregate, role.distinct_many, role.order_by)
+                args_of.setdefault(key, []).extend(terminals)
         ref = self.ref
         over, within = self.over_clause, self.within_group
         plain: list[Expr] = []  # name(args): calls as table functions take these
         tails: list[Expr] = []  # with what may follow a call in an expression
-        for (arity, aggregate), terminals in sorted(args_of.items(), key=lambda kv: str(kv[0])):
+        for (arity, aggregate, many, ordered), terminals in sorted(
+            args_of.items(), key=lambda kv: str(kv[0])
+        ):
             names = alt(*(Ref(t) for t in sorted(terminals)))
-            core = seq(names, self.punct("("), self.arguments(arity, aggregate), self.punct(")"))
+            args = self.arguments(arity, aggregate, many, ordered)
+            core = seq(names, self.punct("("), args, self.punct(")"))
             plain.append(core)
             tail: list[Expr] = [within, self.filter_clause, over] if aggregate else [over]
             tails.append(seq(core, *tail))
         if self.count_star:
             core = seq(Ref(self.lex.keyword_name("COUNT")), self.parens(self.punct("*")))
+            tails.append(seq(core, self.filter_clause, over))
+        if self.count_many:
+            # COUNT(DISTINCT a, b): distinct rows of several values.
+            several = seq(self.distinct, ref("expr"), Repeat(seq(self.punct(","), ref("expr")), 1))
+            core = seq(Ref(self.lex.keyword_name("COUNT")), self.parens(several))
             tails.append(seq(core, self.filter_clause, over))
         if self.options.anonymous_calls and self.has("anonymous"):
             # sqlglot parses any other name(args) as an anonymous function (a UDF, or one it
@@ -193,21 +210,37 @@ class CallRules(RuleBuilder):
         if data_types:
             self.rule("data_type", alt(*data_types))
 
-    def arguments(self, arity: Arity, aggregate: bool) -> Expr:
-        """The argument lists of one arity group (``DISTINCT`` first for an aggregate)."""
+    def arguments(
+        self,
+        arity: Arity,
+        aggregate: bool,
+        many: tuple[int, ...] = (),
+        ordered: tuple[int, ...] = (),
+    ) -> Expr:
+        """The argument lists of one arity group (``DISTINCT`` first for an aggregate of one
+        argument, or of the counts in ``many``; ``ORDER BY`` last after the counts in
+        ``ordered``)."""
         expr = self.ref("expr")
         first = seq(self.distinct, expr) if aggregate else None
-        forms: list[Expr] = [self.n_arguments(n, expr, first) for n in arity.counts]
+
+        def order(n: int) -> Expr:
+            return opt(self.ref("order_by")) if n in ordered else empty()
+
+        forms: list[Expr] = [
+            seq(self.n_arguments(n, expr, first, many), order(n)) for n in arity.counts
+        ]
         if arity.rest is not None:
-            forms.append(
-                seq(self.n_arguments(arity.rest, expr, first), star(seq(self.punct(","), expr)))
-            )
+            head = self.n_arguments(arity.rest, expr, first, many)
+            forms.append(seq(head, star(seq(self.punct(","), expr)), order(arity.rest)))
         return alt(*forms)
 
-    def n_arguments(self, n: int, expr: Expr, first: Expr | None) -> Expr:
+    def n_arguments(
+        self, n: int, expr: Expr, first: Expr | None, many: tuple[int, ...] = ()
+    ) -> Expr:
         if n == 0:
             return empty()
-        head = alt(expr, first) if first is not None and n == 1 else expr
+        distinct = first is not None and (n == 1 or n in many)
+        head = alt(expr, first) if first is not None and distinct else expr
         if first is not None and n == 1:
             head = seq(head, self.nulls_inside)
         return seq(head, *(seq(self.punct(","), expr) for _ in range(n - 1)))
@@ -242,12 +275,12 @@ class CallRules(RuleBuilder):
         """Table, column and column-reference rules (a schema's names when there is one)."""
         ref = self.ref
         if self.options.schema is None:
-            self.rule("table_name", self.separated(ref("ident"), "."))
+            # Some keywords name a table only in FROM (current_date), or only after a dot
+            # (t.null): the first part and the later parts are apart.
+            member = seq(self.punct("."), ref("member_name"))
+            self.rule("table_name", alt(ref("table_word"), seq(ref("ident"), Repeat(member, 1))))
             self.rule("column_name", ref("ident"))
-            self.rule(
-                "column_ref",
-                seq(ref("ident"), Repeat(seq(self.punct("."), ref("ident")), 0, 2)),
-            )
+            self.rule("column_ref", seq(ref("ident"), Repeat(member, 0, 2)))
             return
         for table in self.options.schema.tables:
             if is_word(table):

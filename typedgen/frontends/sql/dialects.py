@@ -38,7 +38,7 @@ class SqlDialect:
     sqlglot: ClassVar[str] = ""
     """The sqlglot dialect whose tables the grammar is derived from (``""``: sqlglot's base)."""
     exclude_features: ClassVar[frozenset[str]] = frozenset()
-    """Features (see ``tables.FEATURE_PROBES``) to leave out although sqlglot round-trips them."""
+    """Features (see ``probes.FEATURE_PROBES``) to leave out although sqlglot round-trips them."""
     include_features: ClassVar[frozenset[str]] = frozenset()
     """Native syntax that sqlglot parses but writes in another form (``x::INT`` comes back as
     ``CAST``), so the probes cannot tell; every feature here is still covered by the

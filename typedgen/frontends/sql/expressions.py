@@ -30,45 +30,75 @@ class ExpressionRules(RuleBuilder):
             self.rule("bool_and", seq(ref("bool_not"), star(seq(kw("AND"), ref("bool_not")))))
             self.rule("bool_not", alt(seq(kw("NOT"), ref("bool_not")), ref("bool_atom")))
         self.rule("conjunction", seq(ref("negation"), star(seq(kw("AND"), ref("negation")))))
-        self.rule("negation", alt(seq(kw("NOT"), ref("negation")), ref("equality")))
+        # Where sqlglot writes NOT over an IN or IS predicate with parentheses (ClickHouse:
+        # NOT a IN (1) comes back as NOT (a IN (1)), another tree), NOT takes no such operand.
+        bare_not = self.has("not_in_bare") and self.has("not_is_bare")
+        not_operand = ref("negation") if bare_not else ref("not_operand")
+        self.rule("negation", alt(seq(kw("NOT"), not_operand), ref("equality")))
         eq_ops = [punct("="), punct("<>"), punct("!=")]
         if self.has("nullsafe_eq"):
             eq_ops.append(punct("<=>"))
         # sqlglot reads ``x NOT IN (...)`` as NOT(x IN (...)) and writes it back as
         # ``NOT x IN (...)``, which means something else as an operand: negated predicates
         # stand alone, as a whole condition.
+        cmp_ops = alt(punct("<"), punct(">"), punct("<="), punct(">="))
+        # The right operand of a comparison may be ``ALL (SELECT ...)``/``ANY (SELECT ...)``
+        # where those round-trip (only there: Spark reads ``1 < ANY (SELECT 1) + 1`` as a
+        # lambda).
+        quantified = [
+            seq(kw(word), self.parens(ref("query")))
+            for feature, word in (("all_subquery", "ALL"), ("any_subquery", "ANY"))
+            if self.has(feature)
+        ]
+        self.rule("operand", alt(ref("predicate"), *quantified))
+        self.rule("comparison_rhs", seq(ref("operand"), star(seq(cmp_ops, ref("operand")))))
         self.rule(
             "equality",
             alt(
-                seq(ref("comparison"), star(seq(alt(*eq_ops), ref("comparison")))),
+                seq(ref("comparison"), star(seq(alt(*eq_ops), ref("comparison_rhs")))),
                 ref("negated"),
             ),
         )
-        cmp_ops = alt(punct("<"), punct(">"), punct("<="), punct(">="))
-        self.rule("comparison", seq(ref("predicate"), star(seq(cmp_ops, ref("predicate")))))
+        self.rule("comparison", seq(ref("predicate"), star(seq(cmp_ops, ref("operand")))))
         if not self.has("bare_condition"):
             self.rule(
                 "bool_atom",
                 alt(
-                    seq(ref("comparison"), Repeat(seq(alt(*eq_ops), ref("comparison")), 1)),
-                    seq(ref("predicate"), Repeat(seq(cmp_ops, ref("predicate")), 1)),
-                    seq(ref("bitwise"), Repeat(ref("predicate_suffix"), 1)),
+                    seq(ref("comparison"), Repeat(seq(alt(*eq_ops), ref("comparison_rhs")), 1)),
+                    seq(ref("predicate"), Repeat(seq(cmp_ops, ref("operand")), 1)),
+                    seq(ref("bitwise"), ref("predicate_steps")),
                     ref("negated"),
                     seq(kw("EXISTS"), self.parens(ref("query"))),
                     self.parens(ref("condition")),
                 ),
             )
         self.predicates()
+        if not bare_not:
+            # The last operand too: where IS binds below = (ClickHouse), a = 1 IS NULL is an
+            # IS over the equality.
+            operand_safe = alt(ref("predicate_safe"), *quantified)
+            to_cmp = star(seq(cmp_ops, ref("operand")))
+            comparison_safe = alt(
+                ref("predicate_safe"),
+                seq(ref("predicate"), to_cmp, cmp_ops, operand_safe),
+            )
+            rhs_safe = alt(operand_safe, seq(ref("operand"), to_cmp, cmp_ops, operand_safe))
+            to_eq = star(seq(alt(*eq_ops), ref("comparison_rhs")))
+            equality_safe = alt(
+                seq(ref("comparison"), to_eq, alt(*eq_ops), rhs_safe),
+                comparison_safe,
+            )
+            self.rule("not_operand", alt(seq(kw("NOT"), ref("not_operand")), equality_safe))
         self.operators()
         self.primaries()
 
     def predicates(self) -> None:
         ref, kw = self.ref, self.keyword
-        like_ops = [kw("LIKE")]
+        like_ops = [("LIKE", kw("LIKE"))]
         if self.has("ilike"):
-            like_ops.append(kw("ILIKE"))
+            like_ops.append(("ILIKE", kw("ILIKE")))
         if self.has("similar_to"):
-            like_ops.append(self.phrase("SIMILAR", "TO"))
+            like_ops.append(("SIMILAR TO", self.phrase("SIMILAR", "TO")))
         escape = opt(seq(kw("ESCAPE"), Ref("STRING"))) if self.has("like_escape") else empty()
         in_list = self.parens(alt(ref("query"), self.separated(ref("expr"))))
         tests: list[Expr] = [kw("NULL")]
@@ -76,35 +106,67 @@ class ExpressionRules(RuleBuilder):
             tests += [kw("TRUE"), kw("FALSE")]
         if self.has("distinct_from"):
             tests.append(seq(kw("DISTINCT"), kw("FROM"), ref("bitwise")))
-        ranges = [
-            seq(kw("BETWEEN"), ref("bitwise"), kw("AND"), ref("bitwise")),
-            seq(kw("IN"), in_list),
-            seq(alt(*like_ops), ref("bitwise"), escape),
+        if self.has("is_value") and self.has("is_not_value"):
+            tests.append(ref("bitwise"))  # SQLite: a IS [NOT] b, a null-safe equality
+        # Each suffix with the word it starts with (see ``range_words`` below).
+        ranges: list[tuple[str, Expr]] = [
+            ("BETWEEN", seq(kw("BETWEEN"), ref("bitwise"), kw("AND"), ref("bitwise"))),
+            ("IN", seq(kw("IN"), in_list)),
+            *((w, seq(op, ref("bitwise"), escape)) for w, op in like_ops),
         ]
-        if self.has("like_any"):
-            ranges.append(seq(alt(*like_ops), kw("ANY"), self.parens(self.separated(ref("expr")))))
-        extra: list[Expr] = []
+        for feature, word in (("like_any", "ANY"), ("like_all", "ALL")):
+            if self.has(feature):
+                any_list = seq(kw(word), self.parens(self.separated(ref("expr"))))
+                if self.has(feature + "_escape"):
+                    any_list = seq(any_list, escape)  # LIKE ALL ('a', 'b') ESCAPE '#'
+                ranges += [(w, seq(op, any_list)) for w, op in like_ops]
+        if self.has("match"):
+            ranges.append(("MATCH", seq(kw("MATCH"), ref("bitwise"))))
+        extra: list[tuple[str, Expr]] = []
         for feature, word in (("regexp", "REGEXP"), ("rlike", "RLIKE"), ("glob", "GLOB")):
             if self.has(feature):
-                extra.append(seq(kw(word), ref("bitwise")))
+                extra.append((word, seq(kw(word), ref("bitwise"))))
         for feature, word in (("isnull_op", "ISNULL"), ("notnull_op", "NOTNULL")):
             if self.has(feature):
-                extra.append(kw(word))
+                extra.append((word, kw(word)))
         if self.has("not_null_op"):
-            extra.append(kw("NOT", "NULL"))
+            extra.append(("NOT", kw("NOT", "NULL")))
         symbols = [("contains_ops", "@>"), ("contains_ops", "<@"), ("overlap_op", "&&")]
         for feature, sym in symbols:
             if self.has(feature):
-                extra.append(seq(self.punct(sym), ref("bitwise")))
-        self.rule("predicate_suffix", alt(*ranges, seq(kw("IS"), alt(*tests)), *extra))
-        self.rule("predicate", seq(ref("bitwise"), star(ref("predicate_suffix"))))
-        self.rule(
-            "negated",
-            seq(
-                ref("predicate"),
-                alt(seq(kw("NOT"), alt(*ranges)), seq(kw("IS"), kw("NOT"), alt(*tests))),
-            ),
+                extra.append((sym, seq(self.punct(sym), ref("bitwise"))))
+        suffixes = [*ranges, ("IS", seq(kw("IS"), alt(*tests))), *extra]
+        self.rule("predicate_suffix", alt(*(e for _, e in suffixes)))
+        # NOT IN and IS NOT only where sqlglot writes NOT over IN and IS bare.
+        range_exprs = [e for w, e in ranges if w != "IN" or self.has("not_in_bare")]
+        negations = [seq(kw("NOT"), alt(*range_exprs))]
+        if self.has("not_is_bare"):
+            negations.append(seq(kw("IS"), kw("NOT"), alt(*tests)))
+        self.rule("negated_suffix", alt(*negations))
+        # A negated range followed by another range predicate is parenthesised by sqlglot's
+        # parser (``x NOT IN (1) IS TRUE`` reads as ``(NOT x IN (1)) IS TRUE``), so it may go
+        # on before a word of sqlglot's RANGE_PARSERS (or NOT); one that ends the chain is a
+        # NOT and stands alone (``negated``).
+        chained_words = [(w, e) for w, e in suffixes if w in self.tables.range_words or w == "NOT"]
+        self.rule("chained_suffix", alt(*(e for _, e in chained_words)))
+        step = alt(
+            ref("predicate_suffix"),
+            seq(Repeat(ref("negated_suffix"), 1), ref("chained_suffix")),
         )
+        self.rule("predicate_steps", Repeat(step, 1))
+        self.rule("predicate", seq(ref("bitwise"), opt(ref("predicate_steps"))))
+        # A predicate whose last step is no IN or IS test (what NOT may take bare above).
+        is_tests = {"IN", "IS", "NOT", "ISNULL", "NOTNULL"}
+        suffix_other = [e for w, e in suffixes if w not in is_tests]
+        chained_other = [e for w, e in chained_words if w not in is_tests]
+        last: list[Expr] = []
+        if suffix_other:
+            last.append(alt(*suffix_other))
+        if chained_other:
+            last.append(seq(Repeat(ref("negated_suffix"), 1), alt(*chained_other)))
+        safe_tail = opt(seq(star(step), alt(*last))) if last else empty()
+        self.rule("predicate_safe", seq(ref("bitwise"), safe_tail))
+        self.rule("negated", seq(ref("predicate"), Repeat(ref("negated_suffix"), 1)))
 
     def operators(self) -> None:
         ref, punct = self.ref, self.punct
@@ -154,6 +216,9 @@ class ExpressionRules(RuleBuilder):
                 postfix.append(seq(punct(sym), ref("primary")))
         if self.has("subscript"):
             postfix.append(seq(punct("["), ref("expr"), punct("]")))
+            if self.has("slice"):  # a[1:2], and a[:2], a[1:] where those round-trip
+                bound = opt(ref("expr")) if self.has("slice_open") else ref("expr")
+                postfix.append(seq(punct("["), bound, punct(":"), bound, punct("]")))
         if postfix:
             self.rule("postfix", seq(ref("primary"), star(alt(*postfix))))
         else:

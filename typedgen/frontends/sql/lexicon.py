@@ -58,6 +58,10 @@ class Role:
 
     function: Arity | None = None
     aggregate: bool = False
+    distinct_many: tuple[int, ...] = ()
+    """Argument counts (two or more) the aggregate takes after ``DISTINCT``."""
+    order_by: tuple[int, ...] = ()
+    """Argument counts the aggregate takes followed by ``ORDER BY``."""
     type_params: tuple[int, ...] = ()
     known_function: bool = False
     """A name sqlglot parses as its own function when called, callable here with no arity
@@ -68,6 +72,12 @@ class Role:
     """A table alias without ``AS``."""
     column_alias: bool = False
     """A column alias without ``AS``."""
+    as_name: bool = False
+    """A column alias after ``AS`` only (``SELECT x AS into``)."""
+    member: bool = False
+    """The part after a dot only (``t.null``, ``s.case``)."""
+    table_name: bool = False
+    """A table in ``FROM`` only (``FROM current_date``)."""
     table: bool = False
     """A table of the caller's schema."""
     column: bool = False
@@ -79,6 +89,10 @@ class Role:
             parts.append("F" + str(self.function).replace(",", "_").replace("+", "P"))
         if self.aggregate:
             parts.append("AGG")
+        if self.distinct_many:
+            parts.append("D" + "".join(map(str, self.distinct_many)))
+        if self.order_by:
+            parts.append("O" + "".join(map(str, self.order_by)))
         if self.type_params:
             parts.append("T" + "".join(map(str, self.type_params)))
         if self.known_function:
@@ -87,6 +101,9 @@ class Role:
             (self.ident, "ID"),
             (self.table_alias, "TA"),
             (self.column_alias, "CA"),
+            (self.as_name, "AN"),
+            (self.member, "MB"),
+            (self.table_name, "TN"),
             (self.table, "TBL"),
             (self.column, "COL"),
         ):
@@ -100,6 +117,8 @@ class _Word:
     keyword: bool = False
     function: Arity | None = None
     aggregate: bool = False
+    distinct_many: tuple[int, ...] = ()
+    order_by: tuple[int, ...] = ()
     type_params: tuple[int, ...] = ()
     known_function: bool = False
     table: bool = False
@@ -152,10 +171,19 @@ class Lexicon:
     def keyword_name(word: str) -> str:
         return "KW_" + word.upper().replace(" ", "_")
 
-    def function(self, name: str, arity: Arity, aggregate: bool) -> None:
+    def function(
+        self,
+        name: str,
+        arity: Arity,
+        aggregate: bool,
+        distinct_many: tuple[int, ...] = (),
+        order_by: tuple[int, ...] = (),
+    ) -> None:
         entry = self._word(name)
         entry.function = arity
         entry.aggregate = aggregate
+        entry.distinct_many = distinct_many
+        entry.order_by = order_by
 
     def data_type(self, name: str, params: tuple[int, ...]) -> None:
         self._word(name).type_params = params
@@ -173,16 +201,22 @@ class Lexicon:
         # the dialect's generator quotes when it names something must be quoted.
         free = word not in t.reserved
         ident, table_alias, column_alias = t.word_roles.get(word, (True, True, True))
+        as_name, member, table_name = t.name_roles.get(word, (False, False, False))
         if " " in word:  # a phrase (DOUBLE PRECISION) names nothing
-            ident = table_alias = column_alias = False
+            ident = table_alias = column_alias = as_name = member = table_name = False
         return Role(
             function=entry.function,
             aggregate=entry.aggregate,
+            distinct_many=entry.distinct_many,
+            order_by=entry.order_by,
             type_params=entry.type_params,
             known_function=entry.known_function and entry.function is None,
             ident=free and ident,
             table_alias=free and table_alias,
             column_alias=free and column_alias,
+            as_name=free and as_name,
+            member=free and member,
+            table_name=free and table_name,
             table=entry.table,
             column=entry.column,
         )
@@ -196,7 +230,8 @@ class Lexicon:
         Returns ``(rules, reserved, classes, by_role)``: ``reserved`` holds the terminal of the
         words that play no role (reserved keywords the grammar does not use), which must lex
         and be refused; ``classes`` maps a role-class name (``ident``, ``table_alias``,
-        ``column_alias``, ``schema_table``, ``schema_column``) to terminal names; ``by_role``
+        ``column_alias``, ``as_name``, ``member_name``, ``table_word``, ``schema_table``,
+        ``schema_column``) to terminal names; ``by_role``
         maps each word group's role to its terminal names (for functions and types).
 
         Word terminals outrank ``IDENT`` (priority 1 over 0), so a word with a terminal never
@@ -248,6 +283,9 @@ class Lexicon:
             "ident": ["IDENT"],
             "table_alias": ["IDENT"],
             "column_alias": ["IDENT"],
+            "as_name": ["IDENT"],
+            "member_name": ["IDENT"],
+            "table_word": ["IDENT"],
             "schema_table": [],
             "schema_column": [],
         }
@@ -256,6 +294,9 @@ class Lexicon:
                 (role.ident, "ident"),
                 (role.table_alias, "table_alias"),
                 (role.column_alias, "column_alias"),
+                (role.ident or role.as_name, "as_name"),
+                (role.ident or role.member, "member_name"),
+                (role.ident or role.table_name, "table_word"),
                 # Unquoted, a schema name must also be usable as a name.
                 (role.table and role.ident, "schema_table"),
                 (role.column and role.ident, "schema_column"),

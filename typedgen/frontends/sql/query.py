@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from typedgen.frontends.sql.rules import RuleBuilder, alt, empty, opt, seq, star
-from typedgen.ir.nodes import Expr, Ref
+from typedgen.ir.nodes import Expr, Ref, Repeat
 
 __all__ = ["QueryRules"]
 
@@ -35,8 +35,10 @@ class QueryRules(RuleBuilder):
             ("union_distinct", ("UNION", "DISTINCT")),
             ("intersect", ("INTERSECT",)),
             ("intersect_distinct", ("INTERSECT", "DISTINCT")),
+            ("intersect_all", ("INTERSECT", "ALL")),
             ("except", ("EXCEPT",)),
             ("except_distinct", ("EXCEPT", "DISTINCT")),
+            ("except_all", ("EXCEPT", "ALL")),
         ):
             if self.has(feature):
                 set_ops.append(self.keyword(*words))
@@ -76,17 +78,29 @@ class QueryRules(RuleBuilder):
         rows = alt(self.keyword("ROW"), self.keyword("ROWS"))
         prefer_fetch = self.tables.top or self.tables.limit_fetch == "FETCH"
         if not prefer_fetch and self.has("limit"):
-            offset = opt(seq(self.keyword("OFFSET"), number)) if self.has("offset") else empty()
-            forms.append(seq(self.keyword("LIMIT"), number, offset))
+            count: Expr = number
+            if self.has("limit_subquery"):
+                count = alt(number, self.parens(self.ref("query")))  # LIMIT (SELECT 1)
+            offset = opt(seq(self.keyword("OFFSET"), count)) if self.has("offset") else empty()
+            forms.append(seq(self.keyword("LIMIT"), count, offset))
+            if self.has("offset_only"):
+                forms.append(seq(self.keyword("OFFSET"), count))
         if not (prefer_fetch or self.tables.limit_fetch == "ALL"):
             return forms
         suffix = "_ordered" if ordered else ""
+        percent: Expr = empty()
+        ends: list[Expr] = [self.keyword("ONLY")]
+        if ordered and self.has("fetch_percent"):
+            percent = opt(self.keyword("PERCENT"))
+        if ordered and self.has("fetch_with_ties"):
+            ends.append(self.keyword("WITH", "TIES"))  # ties need an order
         fetch = seq(
             self.keyword("FETCH"),
             alt(self.keyword("FIRST"), self.keyword("NEXT")),
             number,
+            percent,
             rows,
-            self.keyword("ONLY"),
+            alt(*ends),
         )
         if self.has("fetch" + suffix) or (ordered and self.has("fetch")):
             forms.append(seq(self.keyword("OFFSET"), number, rows, opt(fetch)))
@@ -100,20 +114,36 @@ class QueryRules(RuleBuilder):
         if self.tables.top and self.has("top"):
             top = opt(seq(kw("TOP"), alt(Ref("INTEGER"), self.parens(Ref("INTEGER")))))
         value_item = self.rule("value_item", seq(ref("expr"), opt(ref("alias"))))
+        mods = self.star_modifiers()
+        qualified = seq(ref("ident"), self.punct("."), self.punct("*"))
+        qualified_mods = self.has("qualified_star_modifiers")
         item = self.rule(
             "select_item",
             alt(
-                seq(self.punct("*"), self.star_modifiers()),
-                seq(ref("ident"), self.punct("."), self.punct("*")),
+                seq(self.punct("*"), seq(*(opt(m) for m in mods))),
+                seq(qualified, seq(*(opt(m) for m in mods))) if qualified_mods else qualified,
                 value_item,
             ),
         )
-        self.rule("alias", alt(seq(kw("AS"), ref("ident")), ref("column_alias")))
+        self.rule("alias", alt(seq(kw("AS"), ref("as_name")), ref("column_alias")))
         # ``*`` needs a FROM: ``SELECT * EXCEPT ...`` is a column exclusion in some dialects.
         items_from = seq(self.separated(item), kw("FROM"), ref("from_items"))
+        where = seq(kw("WHERE"), ref("condition"))
+        bare: list[Expr] = [self.separated(value_item)]
+        if self.has("star_bare_union") and mods:
+            # Without FROM, a star is followed by a modifier or WHERE (a bare ``*`` would take
+            # a set operation's EXCEPT as its own): SELECT * EXCEPT (a), SELECT * WHERE b.
+            modified = [
+                seq(self.punct("*"), self.modifiers_from(mods, i)) for i in range(len(mods))
+            ]
+            if qualified_mods:
+                modified += [seq(qualified, self.modifiers_from(mods, i)) for i in range(len(mods))]
+            last = alt(value_item, *modified)
+            bare.append(seq(star(seq(item, self.punct(","))), last))
+            bare.append(seq(self.separated(item), where))
         clauses: list[Expr] = [
-            alt(items_from, self.separated(value_item)),
-            opt(seq(kw("WHERE"), ref("condition"))),
+            alt(items_from, *bare),
+            opt(where),
             opt(seq(self.phrase("GROUP", "BY"), ref("group_by"))),
             opt(seq(kw("HAVING"), ref("condition"))),
         ]
@@ -154,6 +184,9 @@ class QueryRules(RuleBuilder):
                 grouping.append(seq(kw(word), exprs))
         if self.has("grouping_sets"):
             group_set = self.parens(opt(self.separated(ref("expr"))))
+            if self.has("grouping_sets_bare"):
+                # GROUPING SETS (a, (a, b), CUBE (c), GROUPING SETS (d))
+                group_set = alt(group_set, ref("grouping"))
             grouping.append(
                 seq(self.phrase("GROUPING", "SETS"), self.parens(self.separated(group_set)))
             )
@@ -177,19 +210,24 @@ class QueryRules(RuleBuilder):
         desc = nulls(("nulls_first_desc", "FIRST"), ("nulls_last", "LAST"))
         return alt(plain, seq(kw("ASC"), asc), seq(kw("DESC"), desc))
 
-    def star_modifiers(self) -> Expr:
-        """``* EXCEPT (a)``, ``* EXCLUDE (a)``, ``* REPLACE (x AS a)``, where the dialect has
-        them."""
+    def star_modifiers(self) -> list[Expr]:
+        """``* EXCEPT (a)``, ``* EXCLUDE (t.a)``, ``* REPLACE (x AS a)``, where the dialect has
+        them, in the order they may follow one another."""
         kw, ref = self.keyword, self.ref
-        names = self.parens(self.separated(ref("ident")))
+        names = self.parens(self.separated(ref("column_ref")))
         out: list[Expr] = []
         for feature, word in (("star_except", "EXCEPT"), ("star_exclude", "EXCLUDE")):
             if self.has(feature):
-                out.append(opt(seq(kw(word), names)))
+                out.append(seq(kw(word), names))
         if self.has("star_replace"):
             replaced = seq(ref("expr"), kw("AS"), ref("ident"))
-            out.append(opt(seq(kw("REPLACE"), self.parens(self.separated(replaced)))))
-        return seq(*out) if out else empty()
+            out.append(seq(kw("REPLACE"), self.parens(self.separated(replaced))))
+        return out
+
+    @staticmethod
+    def modifiers_from(mods: list[Expr], first: int) -> Expr:
+        """The star modifiers from ``mods[first]`` on, that one present."""
+        return seq(mods[first], *(opt(m) for m in mods[first + 1 :]))
 
     def from_clause(self) -> None:
         kw, ref = self.keyword, self.ref
@@ -206,9 +244,19 @@ class QueryRules(RuleBuilder):
         derived = seq(self.parens(ref("query")), derived_alias)
         named: list[Expr] = [seq(opt(table_alias), self.table_hints())]
         named += self.table_samples()
-        named += self.pivots()
-        primaries: list[Expr] = [seq(ref("table_name"), alt(*named)), derived]
+        pivots = self.pivots()
+        if pivots and self.has("pivot_chain"):
+            pivots = [Repeat(alt(*pivots), 1)]  # PIVOT(...) PIVOT(...)
+        named += pivots
+        table = seq(ref("table_name"), alt(*named))
+        primaries: list[Expr] = [table, derived]
         primaries += self.table_functions(name_alias, columns)
+        if self.has("paren_table") and self.has("paren_table_bare"):
+            # (t1 JOIN t2 ON ...) AS s: a named table or another such group first (Spark
+            # writes a parenthesised UNNEST back as EXPLODE, T-SQL names a subquery's columns).
+            first = alt(table, ref("paren_table"))
+            self.rule("paren_table", self.parens(first, star(ref("join"))))
+            primaries.append(seq(ref("paren_table"), opt(name_alias)))
         primary = self.rule("table_primary", alt(*primaries))
         condition = alt(seq(kw("ON"), ref("condition")))
         if self.has("using"):
@@ -228,6 +276,16 @@ class QueryRules(RuleBuilder):
             joins.append(seq(kw("CROSS"), kw("JOIN"), primary))
             if lateral is not None and self.has("join_lateral"):
                 joins.append(seq(kw("CROSS"), kw("JOIN"), lateral))
+        for feature, words in (
+            ("semi_join", ("SEMI",)),
+            ("anti_join", ("ANTI",)),
+            ("left_semi_join", ("LEFT", "SEMI")),
+            ("left_anti_join", ("LEFT", "ANTI")),
+            ("right_semi_join", ("RIGHT", "SEMI")),
+            ("right_anti_join", ("RIGHT", "ANTI")),
+        ):
+            if self.has(feature):
+                joins.append(seq(kw(*words), kw("JOIN"), primary, condition))
         if self.has("natural_join"):
             joins.append(seq(kw("NATURAL"), opt(alt(*sides)), kw("JOIN"), primary))
         for feature, word in (("cross_apply", "CROSS"), ("outer_apply", "OUTER")):
@@ -238,7 +296,20 @@ class QueryRules(RuleBuilder):
         later: Expr = ref("table_item")
         if lateral is not None:
             later = alt(later, seq(lateral, star(join)))
-        self.rule("from_items", seq(ref("table_item"), star(seq(self.punct(","), later))))
+        views: Expr = empty()
+        if self.has("lateral_view") and "call" in self.rules_wanted():
+            # Hive's LATERAL VIEW [OUTER] EXPLODE(a) t AS x, y, after the FROM items.
+            outer_word = opt(kw("OUTER")) if self.has("lateral_view_outer") else empty()
+            view_alias = seq(kw("AS"), self.separated(ref("ident")))
+            view = seq(
+                kw("LATERAL", "VIEW"),
+                outer_word,
+                ref("function_call"),
+                alt(seq(ref("ident"), opt(view_alias)), view_alias),
+            )
+            views = star(view)
+        items = seq(ref("table_item"), star(seq(self.punct(","), later)), views)
+        self.rule("from_items", items)
 
     def table_hints(self) -> Expr:
         """T-SQL's ``WITH (NOLOCK)``, SQLite's ``INDEXED BY i`` / ``NOT INDEXED``."""
@@ -247,7 +318,8 @@ class QueryRules(RuleBuilder):
         if self.has("table_hint"):
             hints.append(seq(kw("WITH"), self.parens(self.separated(ref("ident")))))
         if self.has("indexed_by"):
-            hints.append(seq(kw("INDEXED"), kw("BY"), ref("ident")))
+            index = seq(ref("ident"), Repeat(seq(self.punct("."), ref("ident")), 0, 2))
+            hints.append(seq(kw("INDEXED"), kw("BY"), index))  # INDEXED BY s.i
             hints.append(kw("NOT", "INDEXED"))
         return opt(alt(*hints)) if hints else empty()
 
@@ -314,6 +386,11 @@ class QueryRules(RuleBuilder):
             if self.has(feature):
                 size = seq(number, kw(unit)) if unit else number
                 out.append(seq(kw(*words), self.parens(size)))
+        if self.has("tablesample_bucket"):
+            bucket = seq(kw("BUCKET"), Ref("INTEGER"), kw("OUT", "OF"), Ref("INTEGER"))
+            if self.has("tablesample_bucket_on"):
+                bucket = seq(bucket, opt(seq(kw("ON"), self.ref("expr"))))
+            out.append(seq(kw("TABLESAMPLE"), self.parens(bucket)))
         return out
 
     def pivots(self) -> list[Expr]:

@@ -150,6 +150,7 @@ class RuleBuilder:
         self.params_used: set[str] = set()
         self.type_phrases: dict[str, tuple[Expr, tuple[int, ...]]] = {}
         self.count_star = False
+        self.count_many = False
         self.filter_clause: Expr = empty()
         self.distinct: Expr = empty()
         self.over_clause: Expr = empty()

@@ -15,6 +15,7 @@ small overrides.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import logging
@@ -27,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from typedgen.frontends.sql.probes import FEATURE_PROBES, READ_FEATURES
+
 __all__ = [
     "FEATURE_PROBES",
     "READ_FEATURES",
@@ -36,186 +39,6 @@ __all__ = [
     "dialect_tables",
     "sqlglot_dialect",
 ]
-
-FEATURE_PROBES: dict[str, str] = {
-    "booleans": "SELECT TRUE, FALSE",
-    "ilike": "SELECT a FROM t WHERE a ILIKE 'x%'",
-    "nullsafe_eq": "SELECT a <=> b FROM t",
-    "concat": "SELECT a || b FROM t",
-    "qualify": "SELECT a FROM t QUALIFY ROW_NUMBER() OVER (ORDER BY a) = 1",
-    "nulls_first": "SELECT a FROM t ORDER BY a NULLS FIRST",
-    "nulls_last": "SELECT a FROM t ORDER BY a DESC NULLS LAST",
-    "nulls_last_plain": "SELECT a FROM t ORDER BY a NULLS LAST",
-    "nulls_first_asc": "SELECT a FROM t ORDER BY a ASC NULLS FIRST",
-    "nulls_last_asc": "SELECT a FROM t ORDER BY a ASC NULLS LAST",
-    "nulls_first_desc": "SELECT a FROM t ORDER BY a DESC NULLS FIRST",
-    "date_literal": "SELECT DATE '2020-01-31'",
-    "interval": "SELECT INTERVAL '1' DAY",
-    "extract": "SELECT EXTRACT(YEAR FROM a) FROM t",
-    "full_join": "SELECT * FROM a FULL OUTER JOIN b ON a.x = b.x",
-    "right_join": "SELECT * FROM a RIGHT JOIN b ON a.x = b.x",
-    "natural_join": "SELECT * FROM a NATURAL JOIN b",
-    "using": "SELECT * FROM a JOIN b USING (x)",
-    "cross_join": "SELECT * FROM a CROSS JOIN b",
-    "cross_apply": "SELECT * FROM x CROSS APPLY (SELECT v FROM t) AS s",
-    "outer_apply": "SELECT * FROM x OUTER APPLY (SELECT v FROM t) AS s",
-    "table_hint": "SELECT x FROM a WITH (NOLOCK)",
-    "indexed_by": "SELECT * FROM t INDEXED BY i",
-    "union": "SELECT a FROM t UNION SELECT a FROM u",
-    "union_all": "SELECT a FROM t UNION ALL SELECT a FROM u",
-    "union_distinct": "SELECT a FROM t UNION DISTINCT SELECT a FROM u",
-    "intersect": "SELECT a FROM t INTERSECT SELECT a FROM u",
-    "intersect_distinct": "SELECT a FROM t INTERSECT DISTINCT SELECT a FROM u",
-    "except": "SELECT a FROM t EXCEPT SELECT a FROM u",
-    "except_distinct": "SELECT a FROM t EXCEPT DISTINCT SELECT a FROM u",
-    "recursive": "WITH RECURSIVE r AS (SELECT 1 AS n) SELECT n FROM r",
-    "cte_columns": "WITH r(n) AS (SELECT 1) SELECT n FROM r",
-    "cte_unaliased": "WITH r AS (SELECT a FROM t) SELECT a FROM r",
-    "window_frame": "SELECT SUM(a) OVER (PARTITION BY b ORDER BY c ROWS BETWEEN UNBOUNDED"
-    " PRECEDING AND CURRENT ROW) FROM t",
-    "filter": "SELECT COUNT(*) FILTER (WHERE a > 1) FROM t",
-    "count_star": "SELECT COUNT(*) FROM t",
-    "limit": "SELECT a FROM t LIMIT 1",
-    "offset": "SELECT a FROM t LIMIT 1 OFFSET 2",
-    "fetch": "SELECT a FROM t OFFSET 2 ROWS FETCH FIRST 1 ROWS ONLY",
-    "fetch_only": "SELECT a FROM t FETCH FIRST 1 ROWS ONLY",
-    "fetch_ordered": "SELECT a FROM t ORDER BY a OFFSET 2 ROWS FETCH FIRST 1 ROWS ONLY",
-    "fetch_only_ordered": "SELECT a FROM t ORDER BY a FETCH FIRST 1 ROWS ONLY",
-    "top": "SELECT TOP 1 a FROM t",
-    "cast_operator": "SELECT a::INT FROM t",
-    "exists": "SELECT a FROM t WHERE EXISTS (SELECT 1 FROM u)",
-    "case": "SELECT CASE WHEN a > 1 THEN 'x' ELSE 'y' END FROM t",
-    "timestamp_literal": "SELECT TIMESTAMP '2020-01-31 10:00:00'",
-    "is_true": "SELECT a IS TRUE FROM t",
-    "similar_to": "SELECT a SIMILAR TO 'x%' FROM t",
-    "distinct_from": "SELECT a IS DISTINCT FROM b FROM t",
-    "like_escape": "SELECT a LIKE 'x!%' ESCAPE '!' FROM t",
-    "bit_and": "SELECT a & b FROM t",
-    "bit_or": "SELECT a | b FROM t",
-    "bit_xor": "SELECT a ^ b FROM t",
-    "bit_not": "SELECT ~a FROM t",
-    "shift": "SELECT a << 1 FROM t",
-    "json_arrow": "SELECT a -> 'k' FROM t",
-    "json_arrow_text": "SELECT a ->> 'k' FROM t",
-    "anonymous": "SELECT my_udf(a, 1, 'x') FROM t",
-    "nested_with": "WITH a AS (WITH b AS (SELECT 1 AS x) SELECT x FROM b) SELECT x FROM a",
-    "subquery_order": "SELECT a FROM (SELECT a FROM t ORDER BY a) AS s",
-    "mod_operator": "SELECT a % b FROM t",
-    "bare_condition": "SELECT a FROM t WHERE b",
-    "paren_set_operand": "SELECT a FROM t UNION (SELECT a FROM u)",
-    "rollup": "SELECT a, SUM(b) FROM t GROUP BY ROLLUP (a)",
-    "cube": "SELECT a, SUM(b) FROM t GROUP BY CUBE (a)",
-    "grouping_sets": "SELECT a, SUM(b) FROM t GROUP BY GROUPING SETS ((a), ())",
-    "derived_no_alias": "SELECT * FROM (SELECT 1 AS a)",
-    "table_alias_columns": "SELECT * FROM t AS u(a, b)",
-    "interval_bare": "SELECT INTERVAL '1 day'",
-    "interval_number": "SELECT INTERVAL 1 DAY",
-    "try_cast": "SELECT TRY_CAST(a AS INT) FROM t",
-    # Statements (each still opt-in through Sql(statements=...)).
-    "insert_select": "INSERT INTO t (a) SELECT a FROM u",
-    "merge": "MERGE INTO t USING s ON t.a = s.a WHEN MATCHED THEN UPDATE SET b = s.b"
-    " WHEN NOT MATCHED THEN INSERT (a, b) VALUES (s.a, s.b)",
-    "merge_delete": "MERGE INTO t USING s ON t.a = s.a WHEN MATCHED THEN DELETE",
-    "merge_and": "MERGE INTO t AS x USING (SELECT a FROM u) AS s ON x.a = s.a"
-    " WHEN MATCHED AND s.a > 1 THEN UPDATE SET b = 1",
-    "create_view": "CREATE VIEW v AS SELECT a FROM t",
-    "create_view_columns": "CREATE VIEW v (x) AS SELECT a FROM t",
-    "create_or_replace_view": "CREATE OR REPLACE VIEW v AS SELECT a FROM t",
-    # Arrays, structs, subscripts.
-    "array_literal": "SELECT [1, 2]",
-    "array_constructor": "SELECT ARRAY[1, 2]",
-    "array_subquery": "SELECT ARRAY(SELECT 1)",
-    "subscript": "SELECT a[1] FROM t",
-    "struct_literal": "SELECT {'a': 1}",
-    # FROM: table functions, UNNEST, LATERAL, VALUES, samples, PIVOT.
-    "table_function": "SELECT * FROM f(a) AS s",
-    "table_function_bare": "SELECT * FROM f(a)",
-    "unnest": "SELECT * FROM UNNEST(a) AS u",
-    "unnest_columns": "SELECT * FROM UNNEST(a) AS u(x)",
-    "unnest_ordinality": "SELECT * FROM UNNEST(a) WITH ORDINALITY AS u(x, n)",
-    "unnest_offset": "SELECT * FROM UNNEST(a) AS x WITH OFFSET AS o",
-    "lateral_subquery": "SELECT * FROM t, LATERAL (SELECT 1) AS s",
-    "lateral_function": "SELECT * FROM t, LATERAL f(a) AS s",
-    "join_lateral": "SELECT * FROM t CROSS JOIN LATERAL (SELECT 1) AS s",
-    "table_of": "SELECT * FROM TABLE(f(a))",
-    "values_table": "SELECT * FROM (VALUES (1, 2)) AS t(a, b)",
-    "tablesample_system": "SELECT * FROM t TABLESAMPLE SYSTEM (50)",
-    "tablesample_bernoulli": "SELECT * FROM t TABLESAMPLE BERNOULLI (50)",
-    "tablesample_percent": "SELECT * FROM t TABLESAMPLE (10 PERCENT)",
-    "tablesample_system_percent": "SELECT * FROM t TABLESAMPLE SYSTEM (10 PERCENT)",
-    "tablesample_rows": "SELECT * FROM t TABLESAMPLE (10 ROWS)",
-    "tablesample_plain": "SELECT * FROM t TABLESAMPLE (10)",
-    "sample": "SELECT * FROM t SAMPLE (10)",
-    "pivot": "SELECT * FROM t PIVOT(SUM(a) FOR b IN ('x', 'y'))",
-    "pivot_alias": "SELECT * FROM t PIVOT(SUM(a) FOR b IN ('x', 'y')) AS p",
-    "unpivot": "SELECT * FROM t UNPIVOT(a FOR b IN (c, d))",
-    "unpivot_alias": "SELECT * FROM t UNPIVOT(a FOR b IN (c, d)) AS p",
-    # Select list and clauses.
-    "star_except": "SELECT * EXCEPT (a) FROM t",
-    "star_exclude": "SELECT * EXCLUDE (a) FROM t",
-    "star_replace": "SELECT * REPLACE (a AS b) FROM t",
-    "distinct_on": "SELECT DISTINCT ON (a) a, b FROM t",
-    "group_by_all": "SELECT a, SUM(b) FROM t GROUP BY ALL",
-    "named_window": "SELECT SUM(a) OVER w FROM t WINDOW w AS (PARTITION BY b)",
-    "window_ref_spec": "SELECT SUM(a) OVER (w ORDER BY c) FROM t WINDOW w AS (PARTITION BY b)",
-    # Calls.
-    "within_group": "SELECT PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY a) FROM t",
-    "ignore_nulls": "SELECT FIRST_VALUE(a) IGNORE NULLS OVER (ORDER BY b) FROM t",
-    "respect_nulls": "SELECT FIRST_VALUE(a) RESPECT NULLS OVER (ORDER BY b) FROM t",
-    "ignore_nulls_inside": "SELECT FIRST_VALUE(a IGNORE NULLS) OVER (ORDER BY b) FROM t",
-    "named_argument": "SELECT my_udf(a => 1)",
-    "trim_from": "SELECT TRIM('x' FROM a) FROM t",
-    "trim_both": "SELECT TRIM(BOTH 'x' FROM a) FROM t",
-    "trim_leading": "SELECT TRIM(LEADING 'x' FROM a) FROM t",
-    "trim_trailing": "SELECT TRIM(TRAILING 'x' FROM a) FROM t",
-    "substring_from": "SELECT SUBSTRING(a FROM 1 FOR 2) FROM t",
-    "substring_from_only": "SELECT SUBSTRING(a FROM 1) FROM t",
-    "position_in": "SELECT POSITION('x' IN a) FROM t",
-    # Operators and values.
-    "collate": "SELECT a COLLATE x FROM t",
-    "collate_string": "SELECT a COLLATE 'x' FROM t",
-    "collate_quoted": 'SELECT a COLLATE "x" FROM t',
-    "qmark_placeholder": "SELECT * FROM t WHERE a = ?",
-    "dollar_placeholder": "SELECT * FROM t WHERE a = $1",
-    "colon_placeholder": "SELECT * FROM t WHERE a = :x",
-    "at_variable": "SELECT * FROM t WHERE a = @x",
-    "json_arrow_path": "SELECT a -> '$.k' FROM t",
-    "contains_ops": "SELECT a @> b, a <@ b FROM t",
-    "overlap_op": "SELECT a && b FROM t",
-    "isnull_op": "SELECT a FROM t WHERE a ISNULL",
-    "notnull_op": "SELECT a FROM t WHERE a NOTNULL",
-    "not_null_op": "SELECT a FROM t WHERE a NOT NULL",
-    "regexp": "SELECT a FROM t WHERE a REGEXP 'x'",
-    "rlike": "SELECT a FROM t WHERE a RLIKE 'x'",
-    "glob": "SELECT a FROM t WHERE a GLOB 'x'",
-    "like_any": "SELECT a FROM t WHERE a LIKE ANY ('x', 'y')",
-}
-"""Each syntax feature the grammar offers, with the SQL that must round-trip for it to be on."""
-
-READ_FEATURES: frozenset[str] = frozenset(
-    {
-        "json_arrow_path",
-        "sample",
-        "lateral_function",
-        "tablesample_plain",
-        "tablesample_percent",
-        "extract",
-        # NULLS FIRST/LAST where it is the default come back omitted (ASC too); read only
-        # where some placement round-trips exactly (below), so MySQL gets none.
-        "nulls_first",
-        "nulls_last",
-        "nulls_last_plain",
-        "nulls_first_asc",
-        "nulls_last_asc",
-        "nulls_first_desc",
-    }
-)
-"""Features whose probe need not come back in the same spelling, only as the same tree:
-native syntax that sqlglot writes in another form (SQLite's ``a -> 'k'`` comes back as
-``a -> '$.k'``, Snowflake's ``SAMPLE (10)`` as ``TABLESAMPLE BERNOULLI (10)`` and
-``EXTRACT(YEAR FROM a)`` as ``DATE_PART``). Only where no other dialect reads the probe as
-a transpilation: PostgreSQL's ``a ISNULL`` or MySQL's ``a REGEXP 'x'`` are read elsewhere
-too, so those are dialect overrides (:mod:`.dialects`)."""
 
 _HEX_NUMBER = ("0x", "0X")
 """Openers of hex numbers without a closing quote (``0xCC``) in ``HEX_STRINGS``."""
@@ -282,6 +105,12 @@ class Function:
     name: str
     arity: Arity
     aggregate: bool
+    distinct_many: tuple[int, ...] = ()
+    """Argument counts of two or more an aggregate takes after ``DISTINCT`` (``COUNT(DISTINCT
+    a, b)``), as probed; the variadic rest only when both it and 8 arguments round-trip."""
+    order_by: tuple[int, ...] = ()
+    """Argument counts an aggregate takes followed by ``ORDER BY`` (``ARRAY_AGG(a ORDER BY
+    b)``, ``STRING_AGG(a, ',' ORDER BY b)``), with ``DISTINCT`` first too where it may be."""
 
 
 @dataclass(frozen=True)
@@ -342,6 +171,15 @@ class DialectTables:
     """Date parts ``EXTRACT(part FROM x)`` round-trips with."""
     interval_units: tuple[str, ...]
     """Units ``INTERVAL '1' unit`` round-trips with."""
+    name_roles: dict[str, tuple[bool, bool, bool]] = dataclasses.field(default_factory=dict)
+    """For keywords that may not name everything (``word_roles``' first flag is off): whether
+    it may still be written unquoted (as a column alias after ``AS``; after a dot, as a
+    column's or a table's last part; as a table in ``FROM``), as sqlglot reads it:
+    ``SELECT x AS into``, ``SELECT t.null``, ``FROM current_date``."""
+    range_words: frozenset[str] = frozenset()
+    """Words and symbols that start a range predicate for sqlglot's parser (its
+    ``RANGE_PARSERS``: ``IN``, ``LIKE``, ``IS``...): after a negated range, sqlglot
+    parenthesises the negation only before one of these (or ``NOT``)."""
 
 
 def sqlglot_dialect(name: str) -> Any:
@@ -475,6 +313,29 @@ def _word_roles(
     return ident, table_alias, column_alias
 
 
+def _name_roles(word: str, dialect: Any) -> tuple[bool, bool, bool]:
+    """The naming roles of a word that cannot name everything (see ``name_roles``)."""
+    w = word.lower()
+    after_as = (
+        _names(f"SELECT a AS {w} FROM t", dialect, word, "alias")
+        and _names(f"SELECT a AS {w}, b FROM t", dialect, word, "alias")
+        and _names(f"SELECT a AS {w}", dialect, word, "alias")
+    )
+    member = (
+        _names(f"SELECT t.{w} FROM t", dialect, word, "column")
+        and _names(f"SELECT s.t.{w} FROM t", dialect, word, "column")
+        and _names(f"SELECT a FROM s.{w}", dialect, word, "table")
+        and _names(f"SELECT a FROM s.{w} AS x", dialect, word, "table")
+    )
+    table = (
+        _names(f"SELECT a FROM {w}", dialect, word, "table")
+        and _names(f"SELECT a FROM {w} AS x", dialect, word, "table")
+        and _names(f"SELECT a FROM {w} JOIN u ON a = b", dialect, word, "table")
+        and _names(f"SELECT a FROM u, {w}", dialect, word, "table")
+    )
+    return after_as, member, table
+
+
 def _probe_arity(name: str, dialect: Any) -> Arity | None:
     def takes(k: int) -> bool:
         # Columns first: most failures show there, and the other probes are skipped. Any
@@ -495,6 +356,38 @@ def _probe_arity(name: str, dialect: Any) -> Arity | None:
         rest = last - 1
         counts = [c for c in counts if c < rest]
     return Arity(tuple(counts), rest)
+
+
+def _distinct_arities(name: str, arity: Arity, dialect: Any) -> tuple[int, ...]:
+    """The counts of two or more arguments ``name(DISTINCT x, ...)`` round-trips with."""
+
+    def takes(k: int) -> bool:
+        args = ", ".join(["x"] * k)
+        return _round_trips(f"SELECT {name}(DISTINCT {args}) FROM t", dialect, exact=False)
+
+    counts = [k for k in arity.counts if k >= 2 and takes(k)]
+    if arity.rest is not None and takes(max(arity.rest, 2)) and takes(_PROBE_MANY_ARGS):
+        counts.append(max(arity.rest, 2))
+    return tuple(counts)
+
+
+def _ordered_arities(
+    name: str, arity: Arity, many: tuple[int, ...], dialect: Any
+) -> tuple[int, ...]:
+    """The counts ``name(x, ... ORDER BY y)`` round-trips with (with DISTINCT too where the
+    grammar offers it: one argument, or a count in ``many``)."""
+
+    def takes(k: int, distinct: bool) -> bool:
+        args = ("DISTINCT " if distinct else "") + ", ".join(["x"] * k)
+        sql = f"SELECT {name}({args} ORDER BY y) FROM t"
+        return _round_trips(sql, dialect, exact=False)
+
+    counts = [*arity.counts, *([arity.rest] if arity.rest is not None else [])]
+    return tuple(
+        k
+        for k in counts
+        if k >= 1 and takes(k, False) and (not (k == 1 or k in many) or takes(k, True))
+    )
 
 
 def _node_class(sql: str, dialect: Any) -> type | None:
@@ -569,6 +462,21 @@ def _comments(entries: Any) -> tuple[str, ...]:
     return tuple(entry if isinstance(entry, str) else entry[0] for entry in entries)
 
 
+def _module_text() -> bytes:
+    here = Path(__file__)
+    return here.read_bytes() + here.with_name("probes.py").read_bytes()  # the probes asked
+
+
+_CODE = _module_text()
+"""This module's and the probes' source as imported: the cache key must name the code that
+wrote a pickle, not the files on disk when it is written (they may have changed since)."""
+
+
+@functools.cache
+def _code_hash() -> str:
+    return hashlib.sha256(_CODE).hexdigest()[:16]
+
+
 def _cache_file(name: str) -> Path | None:
     if os.environ.get("TYPEDGEN_NO_DISK_CACHE"):
         return None
@@ -576,8 +484,7 @@ def _cache_file(name: str) -> Path | None:
 
     from typedgen._bundled import cache_dir
 
-    code = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
-    tag = f"{version('sqlglot')}-{code}-{name or 'base'}"
+    tag = f"{version('sqlglot')}-{_code_hash()}-{name or 'base'}"
     return cache_dir() / "sql_tables" / f"{tag}.pickle"
 
 
@@ -627,6 +534,7 @@ def _read_tables(name: str) -> DialectTables:
         word_roles = {
             w: _word_roles(w, dialect, followers) for w, t in keywords.items() if t != "VAR"
         }
+        name_roles = {w: _name_roles(w, dialect) for w, roles in word_roles.items() if not roles[0]}
         # Names with a parser of their own (STRING_AGG, POSITION...) are functions too.
         parsed_only = {name: None for name in par.FUNCTION_PARSERS if name not in par.FUNCTIONS}
         for fname, builder in sorted({**par.FUNCTIONS, **parsed_only}.items()):
@@ -644,7 +552,9 @@ def _read_tables(name: str) -> DialectTables:
             if cls is None:
                 cls = _node_class(f"SELECT {fname}({', '.join(['x'] * arity.least())})", dialect)
             aggregate = isinstance(cls, type) and issubclass(cls, exp.AggFunc)
-            functions.append(Function(fname, arity, aggregate))
+            many = _distinct_arities(fname, arity, dialect) if aggregate else ()
+            ordered = _ordered_arities(fname, arity, many, dialect) if aggregate else ()
+            functions.append(Function(fname, arity, aggregate, many, ordered))
         types = {}
         # Type names of one or more words (DOUBLE PRECISION), in any spelling sqlglot reads
         # back to the same type (STRING for TEXT, DEC for DECIMAL).
@@ -706,6 +616,7 @@ def _read_tables(name: str) -> DialectTables:
         keywords=keywords,
         reserved=frozenset(w.upper() for w in getattr(gen, "RESERVED_KEYWORDS", ()) or ()),
         word_roles=word_roles,
+        name_roles={w: roles for w, roles in name_roles.items() if any(roles)},
         symbols=tuple(
             sorted(
                 k
@@ -731,4 +642,9 @@ def _read_tables(name: str) -> DialectTables:
         features=features,
         extract_units=extract_units,
         interval_units=interval_units,
+        range_words=frozenset(
+            text.upper()
+            for text, token in {**tok.KEYWORDS, **tok.SINGLE_TOKENS}.items()
+            if token in par.RANGE_PARSERS
+        ),
     )
