@@ -179,7 +179,14 @@ def _time_constraints() -> None:
     _timed(gpu_model_runner.GPUModelRunner, "execute_model")
 
 
-def child(configs: list[str], backend: str, repeat: int, out: Path, own_time: bool) -> None:
+def child(
+    configs: list[str],
+    backend: str,
+    repeat: int,
+    out: Path,
+    own_time: bool,
+    batches: list[int],
+) -> None:
     """Measure ``configs`` on one engine whose structured-outputs backend is ``backend``.
 
     ``backend`` is ``xgrammar`` or ``guidance``, with ``-compact`` for ``disable_any_whitespace``.
@@ -204,40 +211,44 @@ def child(configs: list[str], backend: str, repeat: int, out: Path, own_time: bo
         },
     )
     results: list[dict[str, Any]] = []
-    for config in configs:
-        for batch in (1, 8):
-            if own_time:
-                results.append(_own_time(llm, config, batch, repeat))
-                continue
-            lengths = _run(llm, config, batch)[4]  # warm-up: grammars compiled, caches filled
-            runs, matched = [], []
-            for _ in range(repeat):  # interleaved, so that load drifts hit both alike
-                runs.append(_run(llm, config, batch))
+    for batch in batches:
+        if own_time:
+            results += [_own_time(llm, config, batch, repeat) for config in configs]
+            continue
+        lengths = {c: _run(llm, c, batch)[4] for c in configs}  # warm-up: grammars compiled
+        runs: dict[str, list[Any]] = {c: [] for c in configs}
+        matched: dict[str, list[Any]] = {c: [] for c in configs}
+        for _ in range(repeat):  # configurations interleaved: load drifts hit all alike
+            for config in configs:
+                runs[config].append(_run(llm, config, batch))
                 if config != "unconstrained":
-                    matched.append(_run(llm, config, batch, lengths=runs[-1][4]))
-            rates = [r[0] / r[1] for r in runs]
-            overheads = [r[1] / m[1] - 1 for r, m in zip(runs, matched, strict=False)]
-            results.append(
-                {
-                    "config": config,
-                    "batch": batch,
-                    "tokens_per_s": statistics.median(rates),
-                    "tokens_per_s_all": rates,
-                    "seconds": statistics.median(r[1] for r in runs),
-                    "output_tokens": runs[0][0],
-                    "lengths": lengths,
-                    "overhead": statistics.median(overheads) if overheads else None,
-                    "overhead_all": overheads,
-                    "valid": sum(r[2] for r in runs),
-                    "constrained": sum(r[3] for r in runs),
-                }
-            )
-            extra = f", overhead {100 * overheads[0]:+.1f}% ..." if overheads else ""
-            print(
-                f"{config:14s} batch {batch}: {statistics.median(rates):7.1f} tok/s{extra}",
-                flush=True,
-            )
+                    matched[config].append(_run(llm, config, batch, lengths=runs[config][-1][4]))
+        for config in configs:
+            results.append(_rates(config, batch, lengths[config], runs[config], matched[config]))
     out.write_text(json.dumps(results))
+
+
+def _rates(
+    config: str, batch: int, lengths: list[int], runs: list[Any], matched: list[Any]
+) -> dict[str, Any]:
+    """The medians of one configuration's runs, and its overhead over the length-matched runs."""
+    rates = [r[0] / r[1] for r in runs]
+    overheads = [r[1] / m[1] - 1 for r, m in zip(runs, matched, strict=False)]
+    extra = f", overhead {100 * statistics.median(overheads):+.1f}%" if overheads else ""
+    print(f"{config:16s} batch {batch}: {statistics.median(rates):7.1f} tok/s{extra}", flush=True)
+    return {
+        "config": config,
+        "batch": batch,
+        "tokens_per_s": statistics.median(rates),
+        "tokens_per_s_all": rates,
+        "seconds": statistics.median(r[1] for r in runs),
+        "output_tokens": runs[0][0],
+        "lengths": lengths,
+        "overhead": statistics.median(overheads) if overheads else None,
+        "overhead_all": overheads,
+        "valid": sum(r[2] for r in runs),
+        "constrained": sum(r[3] for r in runs),
+    }
 
 
 def _own_time(llm: Any, config: str, batch: int, repeat: int) -> dict[str, Any]:
@@ -267,6 +278,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--configs", default=",".join(CONFIGS))
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--batches", default="1,8", help="batch sizes, comma-separated")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--device-note", default="")
     parser.add_argument(
@@ -277,17 +289,17 @@ def main() -> None:
     parser.add_argument("--child", nargs=2, metavar=("BACKEND", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     configs = [c for c in args.configs.split(",") if c]
+    batches = [int(b) for b in args.batches.split(",") if b]
     if args.child:
-        child(configs, args.child[0], args.repeat, Path(args.child[1]), args.own_time)
+        child(configs, args.child[0], args.repeat, Path(args.child[1]), args.own_time, batches)
         return
     os.environ.setdefault("VLLM_CPU_KVCACHE_SPACE", "1")
-    # One engine per structured-outputs backend; the plugin is loaded in both, idle in one.
-    groups = {
-        "xgrammar": [c for c in configs if c in ("unconstrained", "typedgen", "xgrammar")],
-        "xgrammar-compact": [c for c in configs if c == "xgrammar-compact"],
-        "guidance": [c for c in configs if c == "guidance"],
-        "guidance-compact": [c for c in configs if c == "guidance-compact"],
-    }
+    # One engine per structured-outputs backend (the plugin is loaded in each); unconstrained
+    # and typedgen run in the engine of the first backend listed, interleaved with it.
+    backends = [c for c in configs if c not in ("unconstrained", "typedgen")] or ["xgrammar"]
+    groups: dict[str, list[str]] = {b: [] for b in backends}
+    for config in configs:
+        groups[config if config in groups else backends[0]].append(config)
     results: list[dict[str, Any]] = []
     load_before = os.getloadavg()
     for backend, group in groups.items():
@@ -295,7 +307,8 @@ def main() -> None:
             continue
         out = Path(f"/tmp/vllm_bench_{os.getpid()}_{backend}.json")
         command = [sys.executable, __file__, "--configs", ",".join(group)]
-        command += ["--repeat", str(args.repeat), "--child", backend, str(out)]
+        command += ["--repeat", str(args.repeat), "--batches", args.batches]
+        command += ["--child", backend, str(out)]
         command += ["--own-time"] if args.own_time else []
         subprocess.run(command, check=True)
         results += json.loads(out.read_text())
