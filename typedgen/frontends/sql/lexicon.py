@@ -134,6 +134,11 @@ class Lexicon:
         self.words: dict[str, _Word] = {}
         self.phrase_gap: Expr | None = None
         """Whitespace between the words of a phrase keyword (set by the builder)."""
+        self.keyword_names = False
+        """Reserved words as names where sqlglot reads them so (``AS from``, ``t.null``, ``FROM
+        current_date``): the checking language only (set by the builder). sqlglot round-trips
+        them, but databases refuse most (SQLite: ``near "from": syntax error``), so generation
+        never offers them."""
         # Every single-word keyword of the dialect plays the identifier roles its token allows.
         for word in (*tables.keywords, *tables.reserved):
             self._word(word)
@@ -201,7 +206,9 @@ class Lexicon:
         # the dialect's generator quotes when it names something must be quoted.
         free = word not in t.reserved
         ident, table_alias, column_alias = t.word_roles.get(word, (True, True, True))
-        as_name, member, table_name = t.name_roles.get(word, (False, False, False))
+        as_name, member, table_name = (False, False, False)
+        if self.keyword_names:
+            as_name, member, table_name = t.name_roles.get(word, (False, False, False))
         if " " in word:  # a phrase (DOUBLE PRECISION) names nothing
             ident = table_alias = column_alias = as_name = member = table_name = False
         return Role(

@@ -144,6 +144,7 @@ class RuleBuilder:
         self.source = source
         self.origin = Origin(source)
         self.lex = Lexicon(tables, self.origin)
+        self.lex.keyword_names = options.whitespace == "check"
         self.rules: dict[str, Rule] = {}
         self.punct_used: set[str] = set()
         self.quoted: dict[str, str] = {}
