@@ -66,6 +66,31 @@ def test_sql_faults_name_the_column_and_the_table() -> None:
     assert sql_column_faults("WITH x AS (SELECT name FROM singer) SELECT * FROM x", sql) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "faulty"),
+    [
+        ("SELECT * FROM singer WHERE concert_id = 1", ["concert_id"]),
+        ("SELECT year FROM singer JOIN concert ON 1 = 1", []),  # concert has it
+        ("SELECT age AS a FROM singer WHERE a > 1", []),  # an output alias
+        ("SELECT name FROM singer WHERE singer_id IN (SELECT singer_id FROM concert)", []),
+        ("SELECT age FROM concert WHERE year IN (SELECT age FROM singer)", ["age"]),
+        ("SELECT COUNT(*) FROM concert WHERE year > (SELECT AVG(age) FROM singer)", []),
+        ("SELECT concert_id FROM (SELECT * FROM concert)", []),  # a derived table: unknown
+        ("WITH x AS (SELECT 1 AS z) SELECT z FROM x", []),  # a WITH name: unknown
+    ],
+)
+def test_sql_faults_name_unqualified_columns_no_table_has(text: str, faulty: list[str]) -> None:
+    # The schema check's "Column ... could not be resolved" for an unqualified name: the repair
+    # can exclude the column at its place only when no source of its query (or an enclosing
+    # one, for correlated subqueries) could supply it.
+    sql = typedgen.Sql("sqlite", schema=SCHEMA)
+    faults = sql_column_faults(text, sql)
+    assert [text[f.start : f.end] for f in faults] == faulty
+    if faults:  # the oracle agrees: sqlglot's qualifier refuses the query
+        with pytest.raises(typedgen.BindingError, match="could not be resolved"):
+            sql.parse(text)
+
+
 def test_locate_pydantic_errors() -> None:
     class M(BaseModel):
         a: int

@@ -144,9 +144,36 @@ def _pydantic_faults(exc: Any, answer: str) -> list[Fault]:
 
 
 # -- SQL ------------------------------------------------------------------------------------------
+def _unqualified_has_no_table(column: Any, tables: dict[str, set[str]], aliases: set[str]) -> bool:
+    """An unqualified column that no table in its query or an enclosing one has.
+
+    Judged only where every source of those queries is a schema table (no subquery, ``WITH``
+    name or table function could supply the name), and the name is no output alias.
+    """
+    from sqlglot import exp
+
+    name = column.name.lower()
+    if name in aliases:
+        return False
+    select = column.find_ancestor(exp.Select)
+    if select is None:
+        return False
+    while select is not None:
+        sources = [select.args.get("from_"), *(select.args.get("joins") or ())]
+        for source in filter(None, sources):
+            if not isinstance(source.this, exp.Table):
+                return False  # a subquery, UNNEST, a table function: its columns are unknown
+            known = tables.get(source.this.name.lower())
+            if known is None or name in known:
+                return False
+        select = select.find_ancestor(exp.Select)
+    return True
+
+
 def sql_column_faults(answer: str, sql: Any) -> list[Fault]:
-    """Table references that are neither in the schema nor a ``WITH`` name, and column
-    references whose qualifier names a table (or alias) that has no such column."""
+    """Table references that are neither in the schema nor a ``WITH`` name, column
+    references whose qualifier names a table (or alias) that has no such column, and
+    unqualified columns that no table of their query (or an enclosing one) has."""
     import sqlglot
     from sqlglot import exp
     from sqlglot.errors import SqlglotError
@@ -178,15 +205,27 @@ def sql_column_faults(answer: str, sql: Any) -> list[Fault]:
                     place=table.name,
                 )
             )
+    outputs = {a.alias.lower() for a in tree.find_all(exp.Alias) if a.alias}
     for column in tree.find_all(exp.Column):
+        meta = column.this.meta
+        if "start" not in meta or not isinstance(column.this, exp.Identifier):
+            continue
         qualifier = column.table.lower()
-        if not qualifier or qualifier not in aliases:
+        if not qualifier:
+            if _unqualified_has_no_table(column, tables, outputs):
+                faults.append(
+                    Fault(
+                        f"no table in the query has a column {column.name}",
+                        start=int(meta["start"]),
+                        end=int(meta["end"]) + 1,
+                        place=column.name,
+                    )
+                )
+            continue
+        if qualifier not in aliases:
             continue
         table_name = aliases[qualifier]
         if column.name.lower() in tables[table_name]:
-            continue
-        meta = column.this.meta
-        if "start" not in meta:
             continue
         faults.append(
             Fault(
