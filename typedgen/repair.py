@@ -188,7 +188,16 @@ def sql_column_faults(answer: str, sql: Any) -> list[Fault]:
     tables = {t.lower(): {c.lower() for c in cols} for t, cols in schema.tables.items()}
     ctes = {cte.alias.lower() for cte in tree.find_all(exp.CTE) if cte.alias}
     aliases: dict[str, str] = {}
-    faults = []
+    faults: list[Fault] = []
+
+    def fault(message: str, name: Any, place: str) -> None:
+        """A fault over the identifier ``name`` (whose parser meta holds its span)."""
+        faults.append(
+            Fault(
+                message, start=int(name.meta["start"]), end=int(name.meta["end"]) + 1, place=place
+            )
+        )
+
     for table in tree.find_all(exp.Table):
         name = table.name.lower()
         if name in tables:
@@ -196,45 +205,19 @@ def sql_column_faults(answer: str, sql: Any) -> list[Fault]:
             if table.alias:
                 aliases[table.alias.lower()] = name
         elif name not in ctes and "start" in table.this.meta:
-            meta = table.this.meta
-            faults.append(
-                Fault(
-                    f"no table {table.name} in the schema",
-                    start=int(meta["start"]),
-                    end=int(meta["end"]) + 1,
-                    place=table.name,
-                )
-            )
+            fault(f"no table {table.name} in the schema", table.this, table.name)
     outputs = {a.alias.lower() for a in tree.find_all(exp.Alias) if a.alias}
     for column in tree.find_all(exp.Column):
-        meta = column.this.meta
-        if "start" not in meta or not isinstance(column.this, exp.Identifier):
+        if "start" not in column.this.meta or not isinstance(column.this, exp.Identifier):
             continue
         qualifier = column.table.lower()
         if not qualifier:
             if _unqualified_has_no_table(column, tables, outputs):
-                faults.append(
-                    Fault(
-                        f"no table in the query has a column {column.name}",
-                        start=int(meta["start"]),
-                        end=int(meta["end"]) + 1,
-                        place=column.name,
-                    )
-                )
-            continue
-        if qualifier not in aliases:
-            continue
-        table_name = aliases[qualifier]
-        if column.name.lower() in tables[table_name]:
-            continue
-        faults.append(
-            Fault(
-                f"table {table_name} has no column {column.name}",
-                start=int(meta["start"]),
-                end=int(meta["end"]) + 1,
-                place=f"{column.table}.{column.name}",
-            )
-        )
+                message = f"no table in the query has a column {column.name}"
+                fault(message, column.this, column.name)
+        elif qualifier in aliases and column.name.lower() not in tables[aliases[qualifier]]:
+            message = f"table {aliases[qualifier]} has no column {column.name}"
+            fault(message, column.this, f"{column.table}.{column.name}")
     return sorted(faults, key=lambda f: f.start)
 
 
