@@ -264,3 +264,27 @@ def test_wider_bitmask_is_zero_filled(expr) -> None:  # type: ignore[no-untyped-
     words = np.full((VOCAB.size + 31) // 32 + 4, -1, dtype=np.int32)
     m.fill_next_token_bitmask(words)
     assert not words[-4:].any() and words[:-4].any()
+
+
+@pytest.mark.parametrize("engine", ["native", "python"])
+def test_only_whitespace_follows(smollm2_vocab: typedgen.Vocabulary, engine: str) -> None:
+    """After SQL's closing ';' only (ignored) whitespace may follow: decoding ends there. Where
+    a clause, a statement or a line could still follow, it does not."""
+    from typedgen.compiler.grammar_compiler import Compiler
+
+    def ends(output_type: object, text: bytes) -> bool:
+        compiler = Compiler(engine=engine, disk_cache=False)
+        compiled = tg_compile(output_type, smollm2_vocab, compiler=compiler)
+        matcher = compiled.matcher()
+        assert matcher.accept_bytes(text)
+        return matcher.only_whitespace_follows()
+
+    sql = typedgen.Sql("sqlite")
+    assert ends(sql, b"SELECT a FROM t;")
+    assert ends(sql, b"SELECT a FROM t; \n")
+    assert not ends(sql, b"SELECT a FROM t")  # WHERE, ORDER BY, ';' may follow
+    assert not ends(sql, b"SELECT a FROM t ")
+    lines = typedgen.Lark('start: LINE ("\\n" LINE)*\nLINE: /[a-z]+/\n')
+    assert not ends(lines, b"ab")  # a newline, then another line
+    assert not ends(typedgen.Regex(r"a\s*b?"), b"a ")  # 'b' may follow the spaces
+    assert not ends(typedgen.Regex(r"a"), b"")  # incomplete

@@ -24,6 +24,7 @@ __all__ = ["Matcher"]
 _TERMINATED = -2
 FREE_TEXT_WIDTH = 32
 """Bytes that must continue a lexeme for it to count as free text (letters alone are 52)."""
+_WHITESPACE = frozenset(b" \t\r\n")
 
 
 class Matcher:
@@ -116,6 +117,24 @@ class Matcher:
         if state == _TERMINATED or self._engine.is_complete(state):
             return False
         return not self._engine.mask_any(state)
+
+    def only_whitespace_follows(self) -> bool:
+        """Whether the text is complete and only whitespace may follow it, two bytes deep (after
+        SQL's closing ``;``, or a JSON value's last ``}``): anything more is trailing whitespace,
+        so decoding ends there instead of spending tokens on it. Cheap where anything else may
+        follow: one look at the allowed bytes."""
+        if not self.is_complete() or self.is_terminated():
+            return False
+        allowed = self.allowed_bytes()
+        if not allowed or not _WHITESPACE.issuperset(allowed):
+            return False
+        for b in allowed:
+            probe = self.fork()
+            if not probe.accept_bytes(bytes((b,))):  # pragma: no cover - b was allowed
+                return False
+            if not _WHITESPACE.issuperset(probe.allowed_bytes()):
+                return False
+        return True
 
     def forced_bytes(self) -> bytes:
         """The bytes the grammar forces next (for jump-forward decoding); may be empty."""
