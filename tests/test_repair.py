@@ -69,6 +69,30 @@ def test_sql_faults_name_the_column_and_the_table() -> None:
 @pytest.mark.parametrize(
     ("text", "faulty"),
     [
+        ("SELECT x.name FROM singer", ["x"]),
+        ("SELECT a.b.name FROM singer WHERE a.b.age > 1", ["a", "a"]),
+        ("SELECT s.name FROM singer AS s", []),
+        ("SELECT singer.name FROM singer", []),
+        ("SELECT d.n FROM (SELECT COUNT(*) AS n FROM singer) AS d", []),
+        ("WITH w AS (SELECT name FROM singer) SELECT w.name FROM w", []),
+        ("WITH w AS (SELECT name FROM singer) SELECT v.name FROM w AS v", []),
+    ],
+)
+def test_sql_faults_name_unknown_qualifiers(text: str, faulty: list[str]) -> None:
+    # A qualifier that names no table or alias of the query is wrong from its first part on.
+    sql = typedgen.Sql("sqlite", schema=SCHEMA)
+    faults = sql_column_faults(text, sql)
+    assert [text[f.start : f.end] for f in faults] == faulty
+    if faults:  # the oracle agrees: sqlglot's qualifier refuses the query
+        with pytest.raises(typedgen.BindingError):
+            sql.parse(text)
+    else:
+        sql.parse(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "faulty"),
+    [
         ("SELECT * FROM singer WHERE concert_id = 1", ["concert_id"]),
         ("SELECT year FROM singer JOIN concert ON 1 = 1", []),  # concert has it
         ("SELECT age AS a FROM singer WHERE a > 1", []),  # an output alias

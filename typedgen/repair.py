@@ -172,8 +172,9 @@ def _unqualified_has_no_table(column: Any, tables: dict[str, set[str]], aliases:
 
 def sql_column_faults(answer: str, sql: Any) -> list[Fault]:
     """Table references that are neither in the schema nor a ``WITH`` name, column
-    references whose qualifier names a table (or alias) that has no such column, and
-    unqualified columns that no table of their query (or an enclosing one) has."""
+    references whose qualifier names no table or alias of the query (at the qualifier's first
+    part: ``x.id``, ``a.b.id``) or one that has no such column, and unqualified columns that no
+    table of their query (or an enclosing one) has."""
     import sqlglot
     from sqlglot import exp
     from sqlglot.errors import SqlglotError
@@ -207,10 +208,21 @@ def sql_column_faults(answer: str, sql: Any) -> list[Fault]:
         elif name not in ctes and "start" in table.this.meta:
             fault(f"no table {table.name} in the schema", table.this, table.name)
     outputs = {a.alias.lower() for a in tree.find_all(exp.Alias) if a.alias}
+    # Every name a qualifier may use: tables, WITH names, and aliases of tables, derived tables
+    # and table functions.
+    sources = set(aliases) | ctes | {t.name.lower() for t in tree.find_all(exp.Table)}
+    sources |= {a.name.lower() for a in tree.find_all(exp.TableAlias) if a.name}
     for column in tree.find_all(exp.Column):
         if "start" not in column.this.meta or not isinstance(column.this, exp.Identifier):
             continue
         qualifier = column.table.lower()
+        first = column.args.get("catalog") or column.args.get("db") or column.args.get("table")
+        if qualifier and qualifier not in sources and "start" in getattr(first, "meta", {}):
+            # 'x.id' or 'a.b.id' with no table or alias x (b) in the query: the name is wrong
+            # from its first part on.
+            message = f"no table or alias {column.table} in the query"
+            fault(message, first, ".".join(p.name for p in column.parts))
+            continue
         if not qualifier:
             if _unqualified_has_no_table(column, tables, outputs):
                 message = f"no table in the query has a column {column.name}"

@@ -258,3 +258,40 @@ def test_shortest_completion(smollm2_vocab: typedgen.Vocabulary) -> None:
         assert matcher.accept_bytes(prefix.encode())
         assert matcher.shortest_completion() == tail
         assert matcher.accept_bytes(tail) and matcher.is_complete()
+
+
+def test_decoding_ends_where_only_whitespace_may_follow(tiny: LoadedModel) -> None:
+    # After the output only whitespace may follow (as after SQL's closing ';'); the random
+    # model would spend tokens on it (up to the grammar's bound) before choosing EOS. Decoding
+    # ends where the output is.
+    grammar = typedgen.Lark('start: ("a" | "b;") TRAIL?\nTRAIL: /[ \\t\\n]{1,40}/\n')
+    texts = _decode(tiny, grammar, ["x", "y", "with some whitespace"], max_tokens=64)
+    assert texts and all(t.rstrip() == t for t in texts), texts
+    assert all(t in ("a", "b;") for t in texts), texts
+
+
+WIDE = {
+    "type": "object",
+    "properties": {f"key_{i:02d}": {"type": "string"} for i in range(30)},
+    "required": [f"key_{i:02d}" for i in range(30)],
+    "additionalProperties": False,
+}
+
+
+def test_finish_closes_when_the_completion_is_longer_than_the_usual_window(
+    tiny: LoadedModel,
+) -> None:
+    # The 30 required keys take 182 tokens to close from the start: past CLOSE_WINDOW, so the
+    # search starts that much earlier and the budget of 200 still closes a valid object.
+    from typedgen.decoding.loop import CLOSE_WINDOW, Speller, completion_need
+
+    generator = typedgen.Generator(WIDE, tiny)
+    need = completion_need(generator.compiled().matcher(), Speller(tiny.tokenizer, tiny.vocabulary))
+    assert CLOSE_WINDOW < need < 200
+    details = generator(
+        "x", max_tokens=200, on_max_tokens="finish", loop_guard=False, return_details=True
+    )
+    jsonschema.validate(details.value, WIDE)
+    assert details.closed_early and details.sampled_tokens + details.forced_tokens <= 200
+    with pytest.raises(typedgen.IncompleteOutputError):  # no completion fits in 170
+        generator("x", max_tokens=170, on_max_tokens="finish", loop_guard=False)

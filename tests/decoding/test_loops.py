@@ -11,9 +11,11 @@ import pytest
 import typedgen
 from typedgen.compiler.grammar_compiler import Compiler
 from typedgen.decoding.loops import (
+    DIGIT_RUN_BYTES,
     LoopGuard,
     Repetition,
     closing_bytes,
+    digit_run,
     find_repetition,
     inside_free_text,
     loop_guard_from,
@@ -167,3 +169,57 @@ def test_guard_leaves_repeated_list_items_alone(tiny: LoadedModel) -> None:
     details = typedgen.Generator(schema, tiny)("commands", return_details=True)
     assert details.value == ["stop"] * 6
     assert details.loops == ()
+
+
+NUMBER_SCHEMA = {
+    "type": "object",
+    "properties": {"n": {"type": "integer"}},
+    "required": ["n"],
+    "additionalProperties": False,
+}
+
+
+def test_guard_closes_a_runaway_number(tiny: LoadedModel) -> None:
+    generator = typedgen.Generator(NUMBER_SCHEMA, tiny, max_tokens=40)
+    # Without the guard the tiny model repeats one digit until the budget ends.
+    with pytest.raises(typedgen.IncompleteOutputError) as raised:
+        generator("Write:", loop_guard=False)
+    digits = raised.value.partial_text.removeprefix('{"n":')
+    assert digits.isdigit() and len(set(digits)) == 1 and len(digits) > DIGIT_RUN_BYTES
+    details = generator("Write:", return_details=True)
+    jsonschema.validate(details.value, NUMBER_SCHEMA)
+    # Closed at once, back to the run's first unit; the number ends there.
+    assert [e.action for e in details.loops] == ["closed"]
+    assert details.value["n"] == int(digits[0])
+
+
+def test_digit_runs() -> None:
+    assert digit_run(b"0000") and digit_run(b"1212")
+    assert not digit_run(b"") and not digit_run(b"12 12") and not digit_run(b"\xd9\xa1")
+
+
+ITEMS_SCHEMA = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "properties": {"name": {"enum": ["alpha", "beta", "gamma"]}, "qty": {"enum": [1, 2, 3]}},
+        "required": ["name", "qty"],
+        "additionalProperties": False,
+    },
+}
+
+
+def test_guard_penalises_a_repeated_structure(tiny: LoadedModel) -> None:
+    # The tiny model repeats one 23-byte item; the unit crosses lexemes, so it is penalised
+    # (never closed) and the items vary; 7-byte items ('"stop",') stay alone (test above).
+    generator = typedgen.Generator(ITEMS_SCHEMA, tiny, max_tokens=80, on_max_tokens="finish")
+    off = generator("Write:", loop_guard=False, return_details=True)
+    on = generator("Write:", return_details=True)
+    item = {"name": "beta", "qty": 1}
+    assert off.value[:6] == [item] * 6 and off.loops == ()
+    for details in (off, on):
+        jsonschema.validate(details.value, ITEMS_SCHEMA)
+    assert on.loops and {e.action for e in on.loops} == {"penalty"}
+    assert on.value[:3] == [item] * 3 and on.value[3] != item
+    structural = LoopGuard(structure_bytes=0)
+    assert generator("Write:", loop_guard=structural, return_details=True).loops == ()

@@ -38,9 +38,11 @@ import numpy.typing as npt
 
 from typedgen.decoding.forward import Forward
 from typedgen.decoding.loops import (
+    DIGIT_RUN_BYTES,
     LoopEvent,
     LoopGuard,
     closing_bytes,
+    digit_run,
     find_repetition,
     inside_free_text,
     tokens_spelling_prefix,
@@ -81,7 +83,11 @@ def _executor() -> ThreadPoolExecutor:
 
 JUMP_MODES = ("force", "exact", "off")
 CLOSE_WINDOW = 96
-"""With ``on_max_tokens="finish"``, completions are searched only this close to the budget."""
+"""With ``on_max_tokens="finish"``, completions are searched only this close to the budget,
+plus the length of the shortest completion itself (a large schema's required properties can
+take more than the whole budget's usual window: see :meth:`Decoder._window`)."""
+NEED_EVERY = 16
+"""Tokens between two measures of a row's shortest completion outside the window."""
 CLOSE_MARGIN = 4
 
 
@@ -169,6 +175,9 @@ class Row:
     rewound: int = 0
     """Tokens the loop guard has rolled back; at most ``max_tokens`` in all, so a row decodes
     at most twice its budget whatever the guard does."""
+    need: tuple[int, int] | None = None
+    """With ``on_max_tokens="finish"``: (position, tokens of the shortest completion there),
+    measured every ``NEED_EVERY`` tokens."""
 
     @property
     def finished(self) -> bool:
@@ -251,12 +260,18 @@ class Speller:
 
 
 def closing_tokens(
-    matcher: Matcher, speller: Speller, room: int, *, now: bool = False
+    matcher: Matcher,
+    speller: Speller,
+    room: int,
+    *,
+    now: bool = False,
+    window: int = CLOSE_WINDOW,
 ) -> list[int] | None:
     """With ``on_max_tokens="finish"``: the tokens of the grammar's shortest completion once
     the budget (``room`` tokens left) leaves space for little else (``now``: whenever they
-    fit), or ``None`` while the model may still write (or when no completion fits)."""
-    if room > CLOSE_WINDOW:
+    fit), or ``None`` while the model may still write (or when no completion fits). Searched
+    only within ``window`` tokens of the budget's end."""
+    if room > window:
         return None
     tail = matcher.shortest_completion()
     tokens = None if tail is None else speller.spell(tail)
@@ -267,14 +282,23 @@ def closing_tokens(
     return tokens
 
 
-def overruns(matcher: Matcher, speller: Speller, room: int, token: int) -> bool:
+def completion_need(matcher: Matcher, speller: Speller) -> int:
+    """Tokens of the grammar's shortest completion from here (0 when none is found)."""
+    tail = matcher.shortest_completion()
+    spelled = None if tail is None else speller.spell(tail)
+    return 0 if spelled is None else len(spelled)
+
+
+def overruns(
+    matcher: Matcher, speller: Speller, room: int, token: int, window: int = CLOSE_WINDOW
+) -> bool:
     """Whether taking ``token`` leaves a text whose shortest completion no longer fits in the
     ``room - 1`` tokens after it, while the text before it still closes within ``room``:
     then the row closes now instead (after SQL's ``wi`` the completion grows from 3 tokens to
     9, past what the margin allows for). Probed at every step of the last ``CLOSE_WINDOW``
     tokens: the growth can come from outside the margin (room 7, a 2-token completion, then
     9 tokens after the next one), and only with ``on_max_tokens="finish"``."""
-    if room > CLOSE_WINDOW or closing_tokens(matcher, speller, room, now=True) is None:
+    if room > window or closing_tokens(matcher, speller, room, now=True, window=window) is None:
         return False
     if not matcher.accept_token(token):
         return False
@@ -456,7 +480,11 @@ class Decoder:
             and chosen not in self.vocab.eos_ids
             and not row.matcher.is_complete()
             and overruns(
-                row.matcher, self._speller, self.options.max_tokens - len(row.tokens), chosen
+                row.matcher,
+                self._speller,
+                self.options.max_tokens - len(row.tokens),
+                chosen,
+                self._window(row),
             )
         ):
             new.extend(self._close(row, now=True))
@@ -498,16 +526,22 @@ class Decoder:
         span = self.vocab.decode(row.tokens[-span_tokens:])
         if len(span) < guard.min_bytes:
             return _Steer()
-        if not inside_free_text(row.matcher, span, span_tokens):
-            row.not_loop = (found.start, found.unit)
+        digits = digit_run(span)
+        if digits and len(span) < DIGIT_RUN_BYTES:
             return _Steer()
         unit = self.vocab.decode(list(found.unit))
+        free = digits or inside_free_text(row.matcher, span, span_tokens)
+        if not free and not 0 < guard.structure_bytes <= len(unit):
+            row.not_loop = (found.start, found.unit)
+            return _Steer()
         shown = unit.decode("utf-8", errors="replace")
         stretch = guard.max_unit * guard.repeats
         row.strikes = row.strikes + 1 if position - row.last_strike <= stretch else 1
         row.last_strike = position
-        closing = guard.action == "close" or (
-            guard.action == "penalty+close" and row.strikes >= guard.close_after
+        # A penalty only moves a runaway number to another digit: close it at once.
+        closing = free and (
+            guard.action == "close"
+            or (guard.action == "penalty+close" and (digits or row.strikes >= guard.close_after))
         )
         dropped = position - (found.start + len(found.unit))
         if closing and row.rewound + dropped <= self.options.max_tokens:
@@ -581,8 +615,12 @@ class Decoder:
         closing: list[int] = []
         if self.options.on_max_tokens == "finish" and not matcher.is_complete():
             closing = self._close(row)
-        if matcher.is_complete() and (row.closed or not matcher.allowed_bytes()):
-            row.done = True  # only EOS can follow (or we closed): plain decoding would end here
+        if matcher.is_complete() and (
+            row.closed or not matcher.allowed_bytes() or matcher.only_whitespace_follows()
+        ):
+            # Only EOS (or trailing whitespace) can follow, or we closed: plain decoding would
+            # end here.
+            row.done = True
         elif len(row.tokens) >= self.options.max_tokens:
             row.done = True
             if not matcher.is_complete():
@@ -595,7 +633,11 @@ class Decoder:
         """Append the grammar's shortest completion once the budget leaves room for little else
         (``now``: whenever it fits)."""
         tokens = closing_tokens(
-            row.matcher, self._speller, self.options.max_tokens - len(row.tokens), now=now
+            row.matcher,
+            self._speller,
+            self.options.max_tokens - len(row.tokens),
+            now=now,
+            window=self._window(row),
         )
         if tokens is None:
             return []
@@ -607,6 +649,15 @@ class Decoder:
         row.forced += len(tokens)
         row.closed = True
         return tokens
+
+    def _window(self, row: Row) -> int:
+        """How close to the budget's end completions are searched for this row: the usual
+        window plus the shortest completion's length, measured every ``NEED_EVERY`` tokens
+        (so a schema whose required properties take 106 of 128 tokens closes in time)."""
+        at = len(row.tokens)
+        if row.need is None or at - row.need[0] >= NEED_EVERY or at < row.need[0]:
+            row.need = (at, completion_need(row.matcher, self._speller))
+        return CLOSE_WINDOW + row.need[1]
 
     def _fail_dead(self, row: Row) -> None:
         row.done = True

@@ -1,14 +1,25 @@
-"""Degenerate loops inside free text: detect a repeating unit of tokens, then stop it.
+"""Degenerate loops (in free text, numbers and structure): detect a repeating unit, then stop it.
 
 A small model under a grammar mask often writes a string or identifier that never ends
 (``"https://www.youtube.com/embed_video_embed_embed_embed..."``) until the token budget runs
 out. The mask cannot help: every byte of a string is allowed. The guard watches each row's last
 tokens for a unit of 1 to ``max_unit`` tokens repeated ``repeats`` times in a row. A candidate
-is a loop only when the whole repeated span lies inside *one* free-text lexeme (the matcher
-walks the span's bytes: it ends in free text,
-:meth:`~typedgen.runtime.matcher.Matcher.in_free_text`, and no byte of it leaves the lexeme,
-:meth:`~typedgen.runtime.matcher.Matcher.inside_lexeme`), so repeated list items, keywords and
-punctuation are never touched. Numbers are not free text: a digit loop is left to the budget. Then:
+is a loop in three cases:
+
+- free text: the whole repeated span lies inside *one* free-text lexeme (the matcher walks the
+  span's bytes: it ends in free text, :meth:`~typedgen.runtime.matcher.Matcher.in_free_text`,
+  and no byte of it leaves the lexeme,
+  :meth:`~typedgen.runtime.matcher.Matcher.inside_lexeme`);
+- digits: the span is a run of at least ``DIGIT_RUN_BYTES`` digits (``id = 10000000000000000``,
+  ``"n": 1234123412341234``). Numbers are not free text, but 16 digits are past what a double
+  holds exactly, and a unit repeated that long is a runaway number far more often than a meant
+  one (``1000000000000000``, 10^15, is left alone);
+- structure: the unit crosses lexemes but spans at least ``structure_bytes``
+  (``"height_width":10,`` again and again, a schema nested in itself). Such a loop is only
+  penalised, never closed. Short repeated items (``"stop",``), keywords and punctuation are
+  never touched.
+
+Then:
 
 - ``"penalty"``: the tokens that would write the unit again (every token spelling a prefix of
   it) lose ``penalty`` from their logits, doubled at each further repetition; the grammar mask
@@ -18,7 +29,8 @@ punctuation are never touched. Numbers are not free text: a digit loop is left t
   (a closing quote); where it does not, the penalty applies.
 - ``"penalty+close"`` (the default): the penalty first; once the guard has met a loop at
   ``close_after`` positions of one stretch of text (the same unit coming back, or the model
-  moving from one loop to the next, as small models do), close.
+  moving from one loop to the next, as small models do), close. A run of digits closes at
+  once, back to its first unit (a penalty only moves a runaway number on to another digit).
 
 Detection costs a few list comparisons per token; the byte walk runs only on a candidate.
 """
@@ -37,9 +49,19 @@ if TYPE_CHECKING:
     from typedgen.compiler.trie import TokenTrie
     from typedgen.runtime.matcher import Matcher
 
-__all__ = ["LoopEvent", "LoopGuard", "Repetition", "find_repetition", "loop_guard_from"]
+__all__ = [
+    "DIGIT_RUN_BYTES",
+    "LoopEvent",
+    "LoopGuard",
+    "Repetition",
+    "digit_run",
+    "find_repetition",
+    "loop_guard_from",
+]
 
 ACTIONS = ("penalty", "close", "penalty+close")
+DIGIT_RUN_BYTES = 16
+"""A repeated run of digits this long is a runaway number (see the module's docstring)."""
 
 
 @dataclass(frozen=True)
@@ -49,12 +71,16 @@ class LoopGuard:
     action: str = "penalty+close"
     repeats: int = 3
     """A unit must appear this many times in a row before it counts as a loop."""
-    max_unit: int = 16
+    max_unit: int = 32
     """The longest unit looked for, in tokens."""
     min_bytes: int = 12
     """Shorter repeated spans are left alone (``"....."``, ``"=="``)."""
     penalty: float = 4.0
     """Logit penalty on tokens that continue the unit, doubled at each further repetition."""
+    structure_bytes: int = 16
+    """A unit that crosses lexemes (a key and its value, a nested object, a list item) counts
+    as a loop when it spans at least this many bytes; it is penalised, never closed. ``0``
+    turns structural loops off."""
     close_after: int = 3
     """With ``"penalty+close"``: loops met in one stretch of text before the lexeme is closed
     (a stretch ends when no loop is met for ``max_unit * repeats`` tokens)."""
@@ -66,11 +92,17 @@ class LoopGuard:
                 code="option-value",
                 hint="or pass loop_guard=False to turn the guard off",
             )
-        if self.repeats < 2 or self.max_unit < 1 or self.min_bytes < 0 or self.penalty < 0:
+        if (
+            self.repeats < 2
+            or self.max_unit < 1
+            or min(self.min_bytes, self.structure_bytes, self.penalty) < 0
+        ):
             raise OptionError(
-                "LoopGuard needs repeats >= 2, max_unit >= 1, min_bytes >= 0 and penalty >= 0",
+                "LoopGuard needs repeats >= 2, max_unit >= 1, and min_bytes, structure_bytes"
+                " and penalty >= 0",
                 code="option-value",
-                hint="the defaults are repeats=3, max_unit=8, min_bytes=12, penalty=4.0",
+                hint="the defaults are repeats=3, max_unit=32, min_bytes=12,"
+                " structure_bytes=16, penalty=4.0",
             )
         if self.close_after < 1:
             raise OptionError(
@@ -152,6 +184,11 @@ def inside_free_text(matcher: Matcher, span: bytes, span_tokens: int) -> bool:
     return probe.in_free_text()
 
 
+def digit_run(span: bytes) -> bool:
+    """Whether a repeated span is a run of ASCII digits (a runaway number)."""
+    return bool(span) and span.isdigit()
+
+
 def tokens_spelling_prefix(trie: TokenTrie, data: bytes) -> npt.NDArray[np.int64]:
     """Every text token whose bytes are a non-empty prefix of ``data`` (a walk down the trie)."""
     found: list[int] = []
@@ -171,9 +208,12 @@ def tokens_spelling_prefix(trie: TokenTrie, data: bytes) -> npt.NDArray[np.int64
 def closing_bytes(matcher: Matcher) -> frozenset[int]:
     """The bytes allowed next after which the lexeme has ended: no longer inside free text,
     nor inside a lexeme that cannot end there (a string's backslash starts an escape: closing
-    on it let a looping string go on as a run of escaped backslashes)."""
+    on it let a looping string go on as a run of escaped backslashes), nor a digit (a number
+    may end after any digit, but one more digit does not end a runaway number)."""
     out = set()
     for b in matcher.allowed_bytes():
+        if 0x30 <= b <= 0x39:
+            continue
         probe = matcher.fork()
         if probe.accept_bytes(bytes((b,))) and not probe.inside_lexeme():
             out.add(b)
