@@ -358,14 +358,15 @@ class QueryRules(RuleBuilder):
         """Snowflake's time travel, ``AT (TIMESTAMP => x)`` / ``BEFORE (STATEMENT => 'id')``,
         with the kinds of sqlglot's ``HISTORICAL_DATA_KIND`` that round-trip."""
         kw = self.keyword
-        prefixes = [
-            kw(word)
+        words = [
+            word
             for feature, word in (("historical_at", "AT"), ("historical_before", "BEFORE"))
             if self.has(feature) or (word == "AT" and self.has("historical_after_alias"))
         ]
+        if not words or not self.tables.historical_kinds:
+            return None  # (no keyword registered: the words stay plain names)
+        prefixes = [kw(word) for word in words]
         kinds = [kw(kind) for kind in self.tables.historical_kinds]
-        if not prefixes or not kinds:
-            return None
         body = self.parens(alt(*kinds), self.punct("=>"), self.ref("bitwise"))
         return seq(alt(*prefixes), body)
 
