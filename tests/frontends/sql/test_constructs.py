@@ -99,6 +99,35 @@ CONSTRUCTS = [
     # NULLS FIRST/LAST only after the directions where it round-trips (not the default).
     ("sqlite", "SELECT a FROM t ORDER BY a DESC NULLS FIRST, b ASC NULLS LAST", "mysql"),
     ("postgres", "SELECT a FROM t ORDER BY a NULLS FIRST, b DESC NULLS LAST", "tsql"),
+    # Round 3: time travel (HISTORICAL_DATA_KIND), CAST ... FORMAT for the types that take
+    # it, locking clauses, MySQL's index hints, ClickHouse's clauses, FOR XML/JSON, STRUCT
+    # arguments named with AS.
+    ("snowflake", "SELECT * FROM t AT (OFFSET => -60 * 5) AS u WHERE u.f = 'v'", "sqlite"),
+    ("snowflake", "SELECT * FROM t BEFORE (STATEMENT => 'x') UNPIVOT(a FOR b IN (c))", "postgres"),
+    ("duckdb", "SELECT * FROM t1 AS a AT (VERSION => 2), t2 AT (TIMESTAMP => x)", "snowflake"),
+    ("bigquery", "SELECT CAST(a AS STRING FORMAT 'YYYY'), CAST(b AS STRING)", "postgres"),
+    ("mysql", "SELECT * FROM t1, t2 FOR SHARE OF t1 NOWAIT FOR UPDATE OF t2 SKIP LOCKED", "sqlite"),
+    ("oracle", "SELECT * FROM t FOR UPDATE OF s.t.c, s.t.v NOWAIT", "sqlite"),
+    ("postgres", "SELECT * FROM (SELECT a FROM t FOR UPDATE) AS s", "tsql"),
+    (
+        "mysql",
+        "SELECT * FROM t USE INDEX FOR JOIN (i) FORCE INDEX (j, k) IGNORE INDEX ()",
+        "sqlite",
+    ),
+    (
+        "clickhouse",
+        "SELECT a, COUNT() FROM t GROUP BY a WITH TOTALS ORDER BY a LIMIT 1 BY a"
+        " SETTINGS x = 1, y = 'z' FORMAT JSONEachRow",
+        "postgres",
+    ),
+    ("clickhouse", "SELECT s FROM t LEFT ARRAY JOIN arr AS a, [1, 2] AS b", "postgres"),
+    ("tsql", "SELECT * FROM t FOR XML PATH('row'), ROOT('r'), ELEMENTS XSINIL", "postgres"),
+    (
+        "tsql",
+        "SELECT j FROM (SELECT a AS j FROM t FOR JSON AUTO, WITHOUT_ARRAY_WRAPPER) AS x",
+        None,
+    ),
+    ("bigquery", "SELECT STRUCT(1 AS a, b AS c), STRUCT(2, 'x' AS d)", "snowflake"),
 ]
 
 
@@ -201,10 +230,36 @@ def test_refused_spellings(text: str) -> None:
         ("generic", "SELECT STRING_AGG(DISTINCT a, ',') FROM t"),  # DISTINCT moves
         ("postgres", "SELECT SUM(DISTINCT a, b) FROM t"),
         ("sqlite", "SELECT a FROM t OFFSET 1"),  # written back with LIMIT -1
+        # BigQuery writes CAST(a AS DATE FORMAT 'x') as PARSE_DATE('x', a): another tree.
+        ("bigquery", "SELECT CAST(a AS DATE FORMAT 'x')"),
+        ("bigquery", "SELECT CAST(a AS TIMESTAMP FORMAT 'x')"),
+        # sqlglot round-trips these everywhere; they are native to one dialect only.
+        ("sqlite", "SELECT * FROM t AT (TIMESTAMP => x)"),
+        ("postgres", "SELECT * FROM t LIMIT 1 BY a"),
+        ("clickhouse", "SELECT a FROM t LIMIT 1 BY a LIMIT 5"),  # two LIMITs: refused
+        ("snowflake", "SELECT * FROM t AT (FOO => 1)"),  # not a kind sqlglot knows
     ],
 )
 def test_refused_where_sqlglot_reads_otherwise(dialect: str, text: str) -> None:
     assert not sql_accepts(typedgen.Sql(dialect, placeholders=True), text)
+
+
+def test_dialect_specific_features_follow_the_class() -> None:
+    """A feature sqlglot reads in every dialect (probes.DIALECT_SPECIFIC) is on only where a
+    dialect class includes it."""
+    from typedgen.frontends.sql.dialects import DIALECTS, SqlDialect
+
+    class LimitBy(SqlDialect):
+        name = "test_limit_by"
+        sqlglot = "postgres"
+        include_features = frozenset({"limit_by"})
+
+    try:
+        text = "SELECT a FROM t LIMIT 1 BY a"
+        assert sql_accepts(typedgen.Sql(LimitBy), text)
+        assert not sql_accepts(typedgen.Sql("postgres"), text)
+    finally:
+        DIALECTS.pop("test_limit_by", None)
 
 
 CHAIN_STEPS = [

@@ -41,7 +41,12 @@ class CallRules(RuleBuilder):
         funcs = self.callable_functions()
         for func in funcs:
             self.lex.function(
-                func.name, func.arity, func.aggregate, func.distinct_many, func.order_by
+                func.name,
+                func.arity,
+                func.aggregate,
+                func.distinct_many,
+                func.order_by,
+                func.aliased_args,
             )
         # COUNT(*) is COUNT's own syntax: COUNT gets its own terminal, not its arity group's.
         self.filter_clause = (
@@ -69,15 +74,17 @@ class CallRules(RuleBuilder):
         self.count_many = self.has("count_distinct_many") and has_count
         if self.count_star or self.count_many:
             self.keyword("COUNT")
+        format_types = self.tables.format_types if self.has("cast_format") else frozenset()
         for word, params in self.tables.types.items():
             if word in self.options.exclude_types:
                 continue
+            formats = word in format_types
             if " " in word and not self.options.comments:
                 # DOUBLE PRECISION: sqlglot reads any whitespace between the words (not a
                 # comment), so without comments the words are keywords in sequence.
-                self.type_phrases[word] = (self.keyword(*word.split()), params)
+                self.type_phrases[word] = (self.keyword(*word.split()), params, formats)
             else:  # one terminal, single spaces only
-                self.lex.data_type(word, params)
+                self.lex.data_type(word, params, formats=formats)
         # Words of the fixed syntax that are also functions keep their own terminal; the
         # lexicon knows their arity as well.
 
@@ -131,20 +138,26 @@ class CallRules(RuleBuilder):
             )
 
     def call_rule(self, by_role: dict[Role, list[str]]) -> None:
-        args_of: dict[tuple[Arity, bool, tuple[int, ...], tuple[int, ...]], list[str]] = {}
+        args_of: dict[tuple[Arity, bool, tuple[int, ...], tuple[int, ...], bool], list[str]] = {}
         for role, terminals in by_role.items():
             if role.function is not None:
-                key = (role.function, role.aggregate, role.distinct_many, role.order_by)
+                key = (
+                    role.function,
+                    role.aggregate,
+                    role.distinct_many,
+                    role.order_by,
+                    role.aliased_args,
+                )
                 args_of.setdefault(key, []).extend(terminals)
         ref = self.ref
         over, within = self.over_clause, self.within_group
         plain: list[Expr] = []  # name(args): calls as table functions take these
         tails: list[Expr] = []  # with what may follow a call in an expression
-        for (arity, aggregate, many, ordered), terminals in sorted(
+        for (arity, aggregate, many, ordered, aliased), terminals in sorted(
             args_of.items(), key=lambda kv: str(kv[0])
         ):
             names = alt(*(Ref(t) for t in sorted(terminals)))
-            args = self.arguments(arity, aggregate, many, ordered)
+            args = self.arguments(arity, aggregate, many, ordered, aliased)
             core = seq(names, self.punct("("), args, self.punct(")"))
             plain.append(core)
             tail: list[Expr] = [within, self.filter_clause, over] if aggregate else [over]
@@ -186,18 +199,20 @@ class CallRules(RuleBuilder):
         return opt(window)
 
     def type_rule(self, by_role: dict[Role, list[str]]) -> None:
-        types: dict[tuple[int, ...], list[str]] = {}
+        """``data_type``, and ``format_type``: the types ``CAST(x AS t FORMAT 'f')`` takes."""
+        types: dict[tuple[tuple[int, ...], bool], list[str]] = {}
         for role, terminals in by_role.items():
             if role.type_params:
-                types.setdefault(role.type_params, []).extend(terminals)
-        data_types = []
+                types.setdefault((role.type_params, role.type_format), []).extend(terminals)
         number = Ref("INTEGER")
-        named: dict[tuple[int, ...], list[Expr]] = {
-            params: [Ref(t) for t in sorted(terminals)] for params, terminals in types.items()
+        named: dict[tuple[tuple[int, ...], bool], list[Expr]] = {
+            key: [Ref(t) for t in sorted(terminals)] for key, terminals in types.items()
         }
-        for phrase, params in self.type_phrases.values():
-            named.setdefault(params, []).append(phrase)
-        for params, refs in sorted(named.items()):
+        for phrase, params, formats in self.type_phrases.values():
+            named.setdefault((params, formats), []).append(phrase)
+        data_types: list[Expr] = []
+        format_types: list[Expr] = []
+        for (params, formats), refs in sorted(named.items()):
             names = alt(*refs)
             suffixes: list[Expr] = []
             if 0 in params:
@@ -207,8 +222,12 @@ class CallRules(RuleBuilder):
             if 2 in params:
                 suffixes.append(self.parens(number, self.punct(","), number))
             data_types.append(seq(names, alt(*suffixes)))
+            if formats:
+                format_types.append(data_types[-1])
         if data_types:
             self.rule("data_type", alt(*data_types))
+        if format_types:
+            self.rule("format_type", alt(*format_types))
 
     def arguments(
         self,
@@ -216,11 +235,14 @@ class CallRules(RuleBuilder):
         aggregate: bool,
         many: tuple[int, ...] = (),
         ordered: tuple[int, ...] = (),
+        aliased: bool = False,
     ) -> Expr:
         """The argument lists of one arity group (``DISTINCT`` first for an aggregate of one
         argument, or of the counts in ``many``; ``ORDER BY`` last after the counts in
-        ``ordered``)."""
-        expr = self.ref("expr")
+        ``ordered``; each argument optionally ``AS name`` where ``aliased``)."""
+        expr: Expr = self.ref("expr")
+        if aliased:
+            expr = seq(expr, opt(seq(self.keyword("AS"), self.ref("as_name"))))
         first = seq(self.distinct, expr) if aggregate else None
 
         def order(n: int) -> Expr:

@@ -19,6 +19,7 @@ import difflib
 from typing import ClassVar
 
 from typedgen.errors import UnsupportedFeatureError
+from typedgen.frontends.sql.probes import DIALECT_SPECIFIC
 from typedgen.frontends.sql.tables import DialectTables, dialect_tables
 from typedgen.ir.origin import Origin
 
@@ -67,7 +68,11 @@ class SqlDialect:
     def tables(cls) -> DialectTables:
         """sqlglot's tables for this dialect, with this class's exclusions applied."""
         tables = dialect_tables(cls.sqlglot)
-        features = (tables.features | cls.include_features) - cls.exclude_features
+        # A dialect-specific feature (see probes.DIALECT_SPECIFIC) is on only where the class
+        # names it, and its probe round-trips there.
+        native = cls.include_features & DIALECT_SPECIFIC & tables.features
+        features = (tables.features - DIALECT_SPECIFIC) | native
+        features = (features | (cls.include_features - DIALECT_SPECIFIC)) - cls.exclude_features
         if features != tables.features:
             tables = dataclasses.replace(tables, features=features)
         return tables
@@ -118,7 +123,6 @@ def _define(name: str, sqlglot: str | None = None, **attrs: object) -> None:
 # probes; nothing here needs an override yet except the refusals.
 for _name in (
     "athena",
-    "clickhouse",
     "databricks",
     "doris",
     "dremio",
@@ -135,7 +139,6 @@ for _name in (
     "spark2",
     "starrocks",
     "tableau",
-    "teradata",
     "trino",
     "tsql",
 ):
@@ -149,17 +152,29 @@ for _name in ("materialize", "risingwave", "redshift"):
     _define(_name, include_features=_PG_LIKE)
 # DuckDB's FROM-first queries (FROM t SELECT a) are left out: sqlglot writes them SELECT-first,
 # and some (with a NATURAL RIGHT JOIN and quoted names) come back as another tree.
-_define("duckdb", include_features=_PG_LIKE)
-_define("snowflake", include_features=frozenset({"cast_operator"}))
-for _name in ("bigquery", "oracle"):
-    _define(_name, include_features=_TYPED_LITERALS)
+_define("duckdb", include_features=_PG_LIKE | {"historical_at", "historical_after_alias"})
+# Snowflake's time travel, AT (TIMESTAMP => x) / BEFORE (...), which sqlglot's base parser
+# reads everywhere (see probes.DIALECT_SPECIFIC); DuckDB's after the alias too.
+_define(
+    "snowflake",
+    include_features=frozenset({"cast_operator", "historical_at", "historical_before"}),
+)
+_define("bigquery", include_features=_TYPED_LITERALS | {"cast_format"})
+_define("oracle", include_features=_TYPED_LITERALS)
+_define("teradata", include_features=frozenset({"cast_format"}))
+_define("clickhouse", include_features=frozenset({"limit_by"}))
 # MySQL's a REGEXP 'x' comes back as REGEXP_LIKE(a, 'x').
 _define(
     "mysql",
     include_features=_TYPED_LITERALS | {"regexp"},
     exclude_features=frozenset({"merge"}),
 )
-_define("generic", "", include_features=frozenset({"date_literal", "timestamp_literal"}))
+# sqlglot's base dialect is native to everything its parser reads (no database refuses).
+_define(
+    "generic",
+    "",
+    include_features=frozenset({"date_literal", "timestamp_literal"}) | DIALECT_SPECIFIC,
+)
 # SQLite refuses a parenthesised operand of UNION/EXCEPT ("near '(': syntax error"), which
 # sqlglot writes back unchanged; SQLite and MySQL have no MERGE statement, which sqlglot
 # round-trips in every dialect.

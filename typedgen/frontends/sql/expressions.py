@@ -232,12 +232,17 @@ class ExpressionRules(RuleBuilder):
         ref, kw = self.ref, self.keyword
         types = self.has_types()
         cast_body = self.parens(ref("expr"), kw("AS"), ref("data_type"))
+        cast_types: Expr = ref("data_type")
+        if self.has("cast_format") and self.tables.format_types - self.options.exclude_types:
+            # BigQuery's CAST(x AS STRING FORMAT 'YYYY'), for the types that take it.
+            formatted = seq(ref("format_type"), kw("FORMAT"), Ref("STRING"))
+            cast_types = alt(cast_types, formatted)
         primaries: list[Expr] = [ref("literal"), ref("column_ref")]
         if self.callable_functions() or (self.options.anonymous_calls and self.has("anonymous")):
             primaries.append(ref("call"))  # functions=[] (or none the dialect knows): no calls
         primaries += [self.parens(ref("expr")), self.parens(ref("query"))]
         if types:
-            primaries.append(seq(kw("CAST"), cast_body))
+            primaries.append(seq(kw("CAST"), self.parens(ref("expr"), kw("AS"), cast_types)))
         if self.has("try_cast") and types:
             primaries.append(seq(kw("TRY_CAST"), cast_body))
         if self.has("exists"):

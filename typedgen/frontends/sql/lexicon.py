@@ -62,7 +62,11 @@ class Role:
     """Argument counts (two or more) the aggregate takes after ``DISTINCT``."""
     order_by: tuple[int, ...] = ()
     """Argument counts the aggregate takes followed by ``ORDER BY``."""
+    aliased_args: bool = False
+    """Arguments may be named with ``AS`` (``STRUCT(1 AS a)``)."""
     type_params: tuple[int, ...] = ()
+    type_format: bool = False
+    """A type ``CAST(x AS type FORMAT 'f')`` takes."""
     known_function: bool = False
     """A name sqlglot parses as its own function when called, callable here with no arity
     (so never an anonymous call)."""
@@ -93,8 +97,12 @@ class Role:
             parts.append("D" + "".join(map(str, self.distinct_many)))
         if self.order_by:
             parts.append("O" + "".join(map(str, self.order_by)))
+        if self.aliased_args:
+            parts.append("AA")
         if self.type_params:
             parts.append("T" + "".join(map(str, self.type_params)))
+        if self.type_format:
+            parts.append("FMT")
         if self.known_function:
             parts.append("KF")
         for flag, name in (
@@ -119,7 +127,9 @@ class _Word:
     aggregate: bool = False
     distinct_many: tuple[int, ...] = ()
     order_by: tuple[int, ...] = ()
+    aliased_args: bool = False
     type_params: tuple[int, ...] = ()
+    type_format: bool = False
     known_function: bool = False
     table: bool = False
     column: bool = False
@@ -183,15 +193,19 @@ class Lexicon:
         aggregate: bool,
         distinct_many: tuple[int, ...] = (),
         order_by: tuple[int, ...] = (),
+        aliased_args: bool = False,
     ) -> None:
         entry = self._word(name)
         entry.function = arity
         entry.aggregate = aggregate
         entry.distinct_many = distinct_many
         entry.order_by = order_by
+        entry.aliased_args = aliased_args
 
-    def data_type(self, name: str, params: tuple[int, ...]) -> None:
-        self._word(name).type_params = params
+    def data_type(self, name: str, params: tuple[int, ...], *, formats: bool = False) -> None:
+        entry = self._word(name)
+        entry.type_params = params
+        entry.type_format = formats
 
     def schema_name(self, name: str, *, table: bool = False, column: bool = False) -> None:
         entry = self._word(name)
@@ -216,7 +230,9 @@ class Lexicon:
             aggregate=entry.aggregate,
             distinct_many=entry.distinct_many,
             order_by=entry.order_by,
+            aliased_args=entry.aliased_args,
             type_params=entry.type_params,
+            type_format=entry.type_format,
             known_function=entry.known_function and entry.function is None,
             ident=free and ident,
             table_alias=free and table_alias,

@@ -4,7 +4,7 @@ dialect for the feature to be on there."""
 
 from __future__ import annotations
 
-__all__ = ["FEATURE_PROBES", "READ_FEATURES"]
+__all__ = ["DIALECT_SPECIFIC", "FEATURE_PROBES", "READ_FEATURES"]
 
 FEATURE_PROBES: dict[str, str] = {
     "booleans": "SELECT TRUE, FALSE",
@@ -199,6 +199,33 @@ FEATURE_PROBES: dict[str, str] = {
     "tablesample_bucket_on": "SELECT a FROM t TABLESAMPLE (BUCKET 1 OUT OF 5 ON x)",
     "frame_expr": "SELECT SUM(x) OVER (ORDER BY b ROWS BETWEEN a + 1 PRECEDING AND 2 FOLLOWING)"
     " FROM t",
+    # Round 3.
+    # Time travel (sqlglot's HISTORICAL_DATA_PREFIX/KIND): before the alias, or after it.
+    "historical_at": "SELECT * FROM t AT (TIMESTAMP => x)",
+    "historical_before": "SELECT * FROM t BEFORE (TIMESTAMP => x)",
+    "historical_after_alias": "SELECT * FROM t AS a AT (TIMESTAMP => x)",
+    # Locking clauses.
+    "for_update": "SELECT a FROM t FOR UPDATE",
+    "for_share": "SELECT a FROM t FOR SHARE",
+    "for_update_of": "SELECT a FROM t FOR UPDATE OF t, s.u",
+    "for_update_nowait": "SELECT a FROM t FOR UPDATE NOWAIT",
+    "for_update_skip_locked": "SELECT a FROM t FOR UPDATE SKIP LOCKED",
+    "for_update_many": "SELECT a FROM t FOR SHARE OF t NOWAIT FOR UPDATE OF u SKIP LOCKED",
+    # MySQL's index hints (sqlglot's TABLE_INDEX_HINT_TOKENS).
+    "index_hint": "SELECT a FROM t USE INDEX (i, j) IGNORE INDEX (k) FORCE INDEX (l)",
+    "index_hint_for": "SELECT a FROM t USE INDEX FOR JOIN (i) IGNORE INDEX FOR ORDER BY (k)"
+    " FORCE INDEX FOR GROUP BY (l)",
+    "index_hint_empty": "SELECT a FROM t USE INDEX ()",
+    # ClickHouse's clauses.
+    "limit_by": "SELECT a FROM t LIMIT 1 BY a, b",
+    "with_totals": "SELECT a, COUNT(b) FROM t GROUP BY a WITH TOTALS",
+    "settings": "SELECT a FROM t SETTINGS x = 1, y = 'z'",
+    "format_clause": "SELECT a FROM t FORMAT JSONEachRow",
+    "array_join": "SELECT a FROM t ARRAY JOIN b, c AS d",
+    "left_array_join": "SELECT a FROM t LEFT ARRAY JOIN b AS d",
+    # T-SQL's FOR XML / FOR JSON.
+    "for_xml": "SELECT a FROM t FOR XML PATH",
+    "for_json": "SELECT a FROM t FOR JSON AUTO",
 }
 """Each syntax feature the grammar offers, with the SQL that must round-trip for it to be on."""
 
@@ -226,3 +253,13 @@ native syntax that sqlglot writes in another form (SQLite's ``a -> 'k'`` comes b
 ``EXTRACT(YEAR FROM a)`` as ``DATE_PART``). Only where no other dialect reads the probe as
 a transpilation: PostgreSQL's ``a ISNULL`` or MySQL's ``a REGEXP 'x'`` are read elsewhere
 too, so those are dialect overrides (:mod:`.dialects`)."""
+
+DIALECT_SPECIFIC: frozenset[str] = frozenset(
+    {"cast_format", "historical_at", "historical_before", "historical_after_alias", "limit_by"}
+)
+"""Features sqlglot's base parser reads (and writes back) in *every* dialect, so a round trip
+cannot tell where they are native: Snowflake's ``AT (TIMESTAMP => x)`` and ClickHouse's
+``LIMIT 1 BY a`` round-trip in SQLite too, which refuses both. They are off unless a dialect
+class names them in ``include_features`` (see :mod:`.dialects`); where one does, its probe
+must still round-trip there. ``cast_format`` has no probe of its own: it is on where some type
+takes ``FORMAT`` (``DialectTables.format_types``)."""

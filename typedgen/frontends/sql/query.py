@@ -49,7 +49,7 @@ class QueryRules(RuleBuilder):
         body: Expr = operand
         if set_ops:
             body = seq(operand, star(seq(alt(*set_ops), operand)))
-        tail = self.limit_tail()
+        tail = seq(self.limit_tail(), self.query_suffixes())
         self.select_core()
         nested_with = self.has("nested_with")
         nested_order = self.has("subquery_order")
@@ -59,7 +59,11 @@ class QueryRules(RuleBuilder):
         # Where sqlglot rewrites a nested WITH (hoisted) or an ORDER BY in a subquery (T-SQL
         # allows neither), those stay at the top level.
         unordered = self.limit_forms(ordered=False)
-        nested_tail = tail if nested_order else opt(alt(*unordered)) if unordered else empty()
+        nested_tail = (
+            tail
+            if nested_order
+            else seq(opt(alt(*unordered)) if unordered else empty(), self.query_suffixes())
+        )
         self.rule("query", seq(with_clause if nested_with else empty(), body, nested_tail))
         return self.rule("top_query", seq(with_clause, body, tail))
 
@@ -83,6 +87,10 @@ class QueryRules(RuleBuilder):
                 count = alt(number, self.parens(self.ref("query")))  # LIMIT (SELECT 1)
             offset = opt(seq(self.keyword("OFFSET"), count)) if self.has("offset") else empty()
             forms.append(seq(self.keyword("LIMIT"), count, offset))
+            if self.has("limit_by"):
+                # ClickHouse's LIMIT n BY a, b: n rows per group.
+                by = seq(self.keyword("BY"), self.separated(self.ref("expr")))
+                forms.append(seq(self.keyword("LIMIT"), number, by))
             if self.has("offset_only"):
                 forms.append(seq(self.keyword("OFFSET"), count))
         if not (prefer_fetch or self.tables.limit_fetch == "ALL"):
@@ -144,7 +152,7 @@ class QueryRules(RuleBuilder):
         clauses: list[Expr] = [
             alt(items_from, *bare),
             opt(where),
-            opt(seq(self.phrase("GROUP", "BY"), ref("group_by"))),
+            opt(seq(self.phrase("GROUP", "BY"), ref("group_by"), self.group_by_suffix())),
             opt(seq(kw("HAVING"), ref("condition"))),
         ]
         if self.has("named_window"):
@@ -248,7 +256,14 @@ class QueryRules(RuleBuilder):
         if pivots and self.has("pivot_chain"):
             pivots = [Repeat(alt(*pivots), 1)]  # PIVOT(...) PIVOT(...)
         named += pivots
-        table = seq(ref("table_name"), alt(*named))
+        table_forms: list[Expr] = [alt(*named)]
+        historical = self.historical()
+        if historical is not None and (self.has("historical_at") or self.has("historical_before")):
+            table_forms = [seq(opt(historical), alt(*named))]
+        if historical is not None and self.has("historical_after_alias"):
+            # DuckDB: t AS a AT (VERSION => 1), the clause after the alias.
+            table_forms.append(seq(table_alias, historical, self.table_hints()))
+        table = seq(ref("table_name"), alt(*table_forms))
         primaries: list[Expr] = [table, derived]
         primaries += self.table_functions(name_alias, columns)
         if self.has("paren_table") and self.has("paren_table_bare"):
@@ -291,6 +306,11 @@ class QueryRules(RuleBuilder):
         for feature, word in (("cross_apply", "CROSS"), ("outer_apply", "OUTER")):
             if self.has(feature):
                 joins.append(seq(kw(word), kw("APPLY"), primary))
+        if self.has("array_join"):
+            # ClickHouse: ARRAY JOIN a, [1, 2] AS b (each array unrolled into rows).
+            arrays = self.separated(seq(ref("expr"), opt(seq(kw("AS"), ref("ident")))))
+            side = opt(kw("LEFT")) if self.has("left_array_join") else empty()
+            joins.append(seq(side, kw("ARRAY"), kw("JOIN"), arrays))
         join = self.rule("join", alt(*joins))
         self.rule("table_item", seq(primary, star(join)))
         later: Expr = ref("table_item")
@@ -321,7 +341,96 @@ class QueryRules(RuleBuilder):
             index = seq(ref("ident"), Repeat(seq(self.punct("."), ref("ident")), 0, 2))
             hints.append(seq(kw("INDEXED"), kw("BY"), index))  # INDEXED BY s.i
             hints.append(kw("NOT", "INDEXED"))
-        return opt(alt(*hints)) if hints else empty()
+        out: Expr = opt(alt(*hints)) if hints else empty()
+        if self.has("index_hint"):
+            # MySQL: USE INDEX (i) IGNORE INDEX FOR ORDER BY (j) FORCE INDEX (k), repeated.
+            names = self.separated(ref("ident"))
+            names = opt(names) if self.has("index_hint_empty") else names
+            target: Expr = empty()
+            if self.has("index_hint_for"):
+                purposes = alt(kw("JOIN"), self.phrase("ORDER", "BY"), self.phrase("GROUP", "BY"))
+                target = opt(seq(kw("FOR"), purposes))
+            verbs = alt(kw("USE"), kw("IGNORE"), kw("FORCE"))
+            out = seq(out, star(seq(verbs, kw("INDEX"), target, self.parens(names))))
+        return out
+
+    def historical(self) -> Expr | None:
+        """Snowflake's time travel, ``AT (TIMESTAMP => x)`` / ``BEFORE (STATEMENT => 'id')``,
+        with the kinds of sqlglot's ``HISTORICAL_DATA_KIND`` that round-trip."""
+        kw = self.keyword
+        words = [
+            word
+            for feature, word in (("historical_at", "AT"), ("historical_before", "BEFORE"))
+            if self.has(feature) or (word == "AT" and self.has("historical_after_alias"))
+        ]
+        if not words or not self.tables.historical_kinds:
+            return None  # (no keyword registered: the words stay plain names)
+        prefixes = [kw(word) for word in words]
+        kinds = [kw(kind) for kind in self.tables.historical_kinds]
+        body = self.parens(alt(*kinds), self.punct("=>"), self.ref("bitwise"))
+        return seq(alt(*prefixes), body)
+
+    def group_by_suffix(self) -> Expr:
+        """ClickHouse's ``GROUP BY a WITH TOTALS``."""
+        return opt(self.keyword("WITH", "TOTALS")) if self.has("with_totals") else empty()
+
+    def query_suffixes(self) -> Expr:
+        """What may follow the limit: locking clauses (``FOR UPDATE OF t SKIP LOCKED``),
+        T-SQL's ``FOR XML PATH`` / ``FOR JSON AUTO``, ClickHouse's ``SETTINGS x = 1`` and
+        ``FORMAT JSONEachRow``."""
+        kw, ref = self.keyword, self.ref
+        out: list[Expr] = []
+        if self.has("for_update") or self.has("for_share"):
+            modes = [
+                kw("FOR", word)
+                for feature, word in (("for_update", "UPDATE"), ("for_share", "SHARE"))
+                if self.has(feature)
+            ]
+            lock: Expr = alt(*modes)
+            if self.has("for_update_of"):
+                lock = seq(lock, opt(seq(kw("OF"), self.separated(ref("table_name")))))
+            waits = [
+                words
+                for feature, words in (
+                    ("for_update_nowait", kw("NOWAIT")),
+                    ("for_update_skip_locked", kw("SKIP", "LOCKED")),
+                )
+                if self.has(feature)
+            ]
+            if waits:
+                lock = seq(lock, opt(alt(*waits)))
+            out.append(Repeat(lock, 1) if self.has("for_update_many") else lock)
+        for_clause = self.for_clause()
+        if for_clause is not None:
+            out.append(for_clause)
+        suffix: Expr = opt(alt(*out)) if out else empty()
+        if self.has("settings"):
+            setting = seq(ref("ident"), self.punct("="), ref("expr"))
+            suffix = seq(suffix, opt(seq(kw("SETTINGS"), self.separated(setting))))
+        if self.has("format_clause"):
+            suffix = seq(suffix, opt(seq(kw("FORMAT"), ref("ident"))))
+        return suffix
+
+    def for_clause(self) -> Expr | None:
+        """T-SQL's ``FOR XML``/``FOR JSON`` with the options of sqlglot's own tables."""
+        kw = self.keyword
+        kinds: list[Expr] = []
+        for feature, kind, options in (
+            ("for_xml", "XML", self.tables.for_xml_options),
+            ("for_json", "JSON", self.tables.for_json_options),
+        ):
+            if not self.has(feature) or not options:
+                continue
+            forms: list[Expr] = []
+            for word, follows in options:
+                if follows:
+                    forms.append(seq(kw(word), opt(alt(*(kw(f) for f in follows)))))
+                else:
+                    forms.append(kw(word))
+            named = self.tables.for_named_options
+            forms += [seq(kw(word), opt(self.parens(Ref("STRING")))) for word in named]
+            kinds.append(seq(kw("FOR"), kw(kind), self.separated(alt(*forms))))
+        return alt(*kinds) if kinds else None
 
     def lateral(self, derived_alias: Expr, name_alias: Expr) -> Expr | None:
         """``LATERAL (SELECT ...) AS s`` and ``LATERAL f(x) AS s`` (after a comma)."""

@@ -149,7 +149,7 @@ class RuleBuilder:
         self.punct_used: set[str] = set()
         self.quoted: dict[str, str] = {}
         self.params_used: set[str] = set()
-        self.type_phrases: dict[str, tuple[Expr, tuple[int, ...]]] = {}
+        self.type_phrases: dict[str, tuple[Expr, tuple[int, ...], bool]] = {}
         self.count_star = False
         self.count_many = False
         self.filter_clause: Expr = empty()

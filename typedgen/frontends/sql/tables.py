@@ -111,6 +111,9 @@ class Function:
     order_by: tuple[int, ...] = ()
     """Argument counts an aggregate takes followed by ``ORDER BY`` (``ARRAY_AGG(a ORDER BY
     b)``, ``STRING_AGG(a, ',' ORDER BY b)``), with ``DISTINCT`` first too where it may be."""
+    aliased_args: bool = False
+    """Whether each argument may be named with ``AS`` (``STRUCT(1 AS a, x AS b)``: sqlglot's
+    ``FUNCTIONS_WITH_ALIASED_ARGS``), as probed."""
 
 
 @dataclass(frozen=True)
@@ -176,6 +179,20 @@ class DialectTables:
     it may still be written unquoted (as a column alias after ``AS``; after a dot, as a
     column's or a table's last part; as a table in ``FROM``), as sqlglot reads it:
     ``SELECT x AS into``, ``SELECT t.null``, ``FROM current_date``."""
+    format_types: frozenset[str] = frozenset()
+    """Type names ``CAST(x AS type FORMAT 'f')`` round-trips with (BigQuery's ``STRING``, not
+    ``DATE``, which sqlglot writes as ``PARSE_DATE``)."""
+    historical_kinds: tuple[str, ...] = ()
+    """The kinds of a time-travel clause, ``AT (kind => x)``, that round-trip (sqlglot's
+    ``HISTORICAL_DATA_KIND``: ``TIMESTAMP``, ``OFFSET``, ``STATEMENT``...)."""
+    for_xml_options: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """T-SQL's ``FOR XML`` options (sqlglot's ``FOR_XML_OPTIONS``): a word and the words that
+    may follow it (``ELEMENTS XSINIL``), where ``FOR XML word`` round-trips."""
+    for_json_options: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """The same for ``FOR JSON`` (``FOR_JSON_OPTIONS``)."""
+    for_named_options: tuple[str, ...] = ()
+    """Options of ``FOR XML``/``FOR JSON`` that take a name in parentheses (``PATH('row')``,
+    ``ROOT('r')``) and round-trip with and without it."""
     range_words: frozenset[str] = frozenset()
     """Words and symbols that start a range predicate for sqlglot's parser (its
     ``RANGE_PARSERS``: ``IN``, ``LIKE``, ``IS``...): after a negated range, sqlglot
@@ -296,6 +313,8 @@ def _word_roles(
     w = word.lower()
     ident = (
         _names(f"SELECT {w} FROM t", dialect, word, "column")
+        # Followed by a bare alias at the end: SELECT interval x is INTERVAL 'x' for some.
+        and _names(f"SELECT {w} x", dialect, word, "column")
         and _names(f"SELECT t.{w} FROM t", dialect, word, "column")
         and _names(f"SELECT a FROM {w}", dialect, word, "table")
         and _names(f"SELECT a AS {w} FROM t", dialect, word, "alias")
@@ -441,6 +460,51 @@ def _string_forms(tok: Any, dialect: Any) -> tuple[tuple[str, str, str], ...]:
     return tuple(out)
 
 
+_FOR_NAMED = ("PATH", "RAW", "ROOT")
+"""``FOR XML`` options sqlglot reads as a name with an optional ``('name')`` (its
+key-value options, which no table lists); each is probed."""
+
+
+def _for_options(
+    par: Any, dialect: Any
+) -> tuple[
+    tuple[tuple[str, tuple[str, ...]], ...],
+    tuple[tuple[str, tuple[str, ...]], ...],
+    tuple[str, ...],
+]:
+    """``FOR XML``/``FOR JSON`` options from the parser module's tables, as probed."""
+    import sys
+
+    module = sys.modules.get(par.__module__)
+    out: list[tuple[tuple[str, tuple[str, ...]], ...]] = []
+    for kind, table in (("XML", "FOR_XML_OPTIONS"), ("JSON", "FOR_JSON_OPTIONS")):
+        options = getattr(module, table, None) or {}
+        kept = []
+        for word, follows in sorted(options.items()):
+            tails = tuple(f for f in follows if isinstance(f, str) and set(f) <= _WORD_CHARS)
+            if not _round_trips(f"SELECT a FROM t FOR {kind} {word}", dialect):
+                continue
+            kept.append(
+                (
+                    word,
+                    tuple(
+                        f
+                        for f in tails
+                        if _round_trips(f"SELECT a FROM t FOR {kind} {word} {f}", dialect)
+                    ),
+                )
+            )
+        out.append(tuple(kept))
+    named = tuple(
+        word
+        for word in _FOR_NAMED
+        if out[0]
+        and _round_trips(f"SELECT a FROM t FOR XML {word}", dialect)
+        and _round_trips(f"SELECT a FROM t FOR XML {word}('x')", dialect)
+    )
+    return out[0], out[1], named
+
+
 def _token_names(tokens: Any) -> frozenset[str]:
     return frozenset(t.name for t in tokens)
 
@@ -537,6 +601,7 @@ def _read_tables(name: str) -> DialectTables:
         name_roles = {w: _name_roles(w, dialect) for w, roles in word_roles.items() if not roles[0]}
         # Names with a parser of their own (STRING_AGG, POSITION...) are functions too.
         parsed_only = {name: None for name in par.FUNCTION_PARSERS if name not in par.FUNCTIONS}
+        aliased_names = set(getattr(par, "FUNCTIONS_WITH_ALIASED_ARGS", ()) or ())
         for fname, builder in sorted({**par.FUNCTIONS, **parsed_only}.items()):
             if not fname or not set(fname) <= _WORD_CHARS or fname[0].isdigit():
                 continue
@@ -554,7 +619,10 @@ def _read_tables(name: str) -> DialectTables:
             aggregate = isinstance(cls, type) and issubclass(cls, exp.AggFunc)
             many = _distinct_arities(fname, arity, dialect) if aggregate else ()
             ordered = _ordered_arities(fname, arity, many, dialect) if aggregate else ()
-            functions.append(Function(fname, arity, aggregate, many, ordered))
+            aliased = fname in aliased_names and _round_trips(
+                f"SELECT {fname}(1 AS a, x AS b, 'c' AS c) FROM t", dialect, exact=False
+            )
+            functions.append(Function(fname, arity, aggregate, many, ordered, aliased))
         types = {}
         # Type names of one or more words (DOUBLE PRECISION), in any spelling sqlglot reads
         # back to the same type (STRING for TEXT, DEC for DECIMAL).
@@ -599,6 +667,21 @@ def _read_tables(name: str) -> DialectTables:
         interval_units = tuple(
             u for u in _DATE_PARTS if _round_trips(f"SELECT INTERVAL '1' {u}", dialect)
         )
+        format_types = frozenset(
+            word
+            for word in types
+            if _round_trips(f"SELECT CAST(a AS {word} FORMAT 'x') FROM t", dialect, exact=False)
+        )
+        if format_types:
+            features |= {"cast_format"}
+        for_options = _for_options(par, dialect)
+        historical_kinds = tuple(
+            kind
+            for kind in sorted(getattr(par, "HISTORICAL_DATA_KIND", ()) or ())
+            if set(kind) <= _WORD_CHARS
+            and _round_trips(f"SELECT * FROM t AT ({kind} => x)", dialect)
+            and _round_trips(f"SELECT * FROM t AT ({kind} => 'x')", dialect)
+        )
     return DialectTables(
         name=name,
         string_quotes=tuple(
@@ -642,6 +725,11 @@ def _read_tables(name: str) -> DialectTables:
         features=features,
         extract_units=extract_units,
         interval_units=interval_units,
+        format_types=format_types,
+        historical_kinds=historical_kinds,
+        for_xml_options=for_options[0],
+        for_json_options=for_options[1],
+        for_named_options=for_options[2],
         range_words=frozenset(
             text.upper()
             for text, token in {**tok.KEYWORDS, **tok.SINGLE_TOKENS}.items()
