@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import typedgen
 from typedgen.decoding.forward import Forward
+from typedgen.decoding.loop import Speller, completion_need
 from typedgen.prompts import encode_messages
 
 Json = dict[str, Any]
@@ -333,9 +334,12 @@ def sample_schemas(
         except Exception as exc:  # a typedgen bug: record it, keep sampling
             skipped.append({**skip, "reason": f"crash {type(exc).__name__}", "detail": str(exc)})
             continue
-        log(f"schema {len(picked) + 1}: {item['name']} (compiled in {compile_s:.2f}s)")
+        # The shortest valid instance, in tokens: over the budget, no output can complete.
+        need = completion_need(gen.compiled().matcher(), Speller(model.tokenizer, model.vocabulary))
+        log(f"schema {len(picked) + 1}: {item['name']} (compiled in {compile_s:.2f}s,"
+            f" shortest instance {need} tokens)")  # fmt: skip
         picked.append({**skip, "schema": item["schema"], "prompt": prompt, "gen": gen,
-                       "compile_s": compile_s})  # fmt: skip
+                       "compile_s": compile_s, "shortest_tokens": need})  # fmt: skip
     return picked, skipped
 
 
@@ -377,22 +381,25 @@ def validity(model: typedgen.LoadedModel, args: argparse.Namespace) -> Json:
     results = []
     for k, p in enumerate(picked, 1):
         schema, prompt = p["schema"], p["prompt"]
-        secs, (tokens, _) = timed(
-            lambda prompt=prompt: forward_greedy(model, prompt, args.max_tokens, stop)
-        )
-        text = model.tokenizer.decode(tokens, skip_special_tokens=True)
-        unc = {**judge(schema, *extract_json(text)), "seconds": secs, "tokens": len(tokens),
-               "truncated": len(tokens) >= args.max_tokens, "text": text}  # fmt: skip
-        # One greedy run with on_max_tokens="finish": up to the close it is the same decode as
-        # "raise", so a run it had to close is what "raise" reports as incomplete.
+        unc: Json = {"outcome": "skipped", "seconds": 0.0, "truncated": False}
+        if not args.skip_unconstrained:
+            secs, (tokens, _) = timed(
+                lambda prompt=prompt: forward_greedy(model, prompt, args.max_tokens, stop)
+            )
+            text = model.tokenizer.decode(tokens, skip_special_tokens=True)
+            unc = {**judge(schema, *extract_json(text)), "seconds": secs, "tokens": len(tokens),
+                   "truncated": len(tokens) >= args.max_tokens, "text": text}  # fmt: skip
+        # A greedy run with on_max_tokens="finish" decodes as "raise" does until it closes
+        # (which it may do before the budget's end, where the output could still have ended by
+        # itself): only the runs it closed are run again with "raise".
         fin = constrained(p, args.max_tokens, "finish", args.instructions == "on")
         con = dict(fin)
         if fin.get("closed_early"):
-            con = {"outcome": "incomplete", "tokens": args.max_tokens, "text": fin.get("text", ""),
-                   "seconds": fin["seconds"]}  # fmt: skip
+            con = constrained(p, args.max_tokens, "raise", args.instructions == "on")
         log(f"[{k}/{len(picked)}] {p['name']}: unconstrained {unc['outcome']},"
             f" constrained {con['outcome']}, finish {fin['outcome']}")  # fmt: skip
         results.append({"name": p["name"], "subset": p["subset"], "compile_s": p["compile_s"],
+                        "shortest_tokens": p["shortest_tokens"],
                         "unconstrained": unc, "constrained": con, "finish": fin})  # fmt: skip
     return {"schemas": len(results), "skipped": skipped, "results": results}
 
@@ -415,6 +422,10 @@ def print_validity(res: Json, max_tokens: int) -> None:
         frac = c["valid"] / n if n else 0.0
         counts = " | ".join(str(c[k]) for k in kinds)
         print(f"| {side} | {frac:.1%} | {counts} | {fmt} | {secs:.1f} |")
+    unfit = [r for r in results if r.get("shortest_tokens", 0) > max_tokens]
+    print(f"\nSchemas whose shortest valid instance is longer than {max_tokens} tokens (no output"
+          f" can complete): {len(unfit)}", *(f"{r['name']} ({r['shortest_tokens']})"
+          for r in unfit))  # fmt: skip
     trunc = sum(r["unconstrained"]["truncated"] for r in results)
     print(f"\nUnconstrained replies cut by max_tokens: {trunc}. Failures (not valid):")
     closed = sum(bool(r["finish"].get("closed_early")) for r in results)
@@ -442,6 +453,11 @@ def main() -> None:
         choices=("on", "off"),
         default="on",
         help="validity: the schema in typedgen's instructions (the default) or in the prompt",
+    )
+    parser.add_argument(
+        "--skip-unconstrained",
+        action="store_true",
+        help="validity: constrained sides only (the unconstrained one does not depend on typedgen)",
     )
     parser.add_argument("--json", help="also write every raw number here")
     parser.add_argument("--threads", type=int, help="torch.set_num_threads (default: untouched)")

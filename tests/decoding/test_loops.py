@@ -12,6 +12,7 @@ import typedgen
 from typedgen.compiler.grammar_compiler import Compiler
 from typedgen.decoding.loops import (
     DIGIT_RUN_BYTES,
+    PHRASE_TOKENS,
     LoopGuard,
     Repetition,
     closing_bytes,
@@ -87,6 +88,17 @@ def test_find_repetition() -> None:
     assert find_repetition([7, 1, 2, 1, 2, 1, 2], guard) == Repetition((1, 2), 3, 1)
     assert find_repetition([1, 2, 1, 2, 1, 2, 3], guard) is None  # must end the tokens
     assert find_repetition([1, 2, 3, 4, 5] * 3, guard) is None  # unit longer than max_unit
+
+
+def test_find_repetition_of_a_phrase() -> None:
+    # A unit of PHRASE_TOKENS or more counts at its second occurrence (the caller then needs
+    # free text and phrase_bytes); shorter units still need `repeats`.
+    guard = LoopGuard()
+    phrase = list(range(10, 10 + PHRASE_TOKENS))
+    assert find_repetition([9, *phrase, *phrase], guard) == Repetition(tuple(phrase), 2, 1)
+    assert find_repetition([9, *phrase[:-1], *phrase[:-1]], guard) is None
+    assert find_repetition([9, *phrase, *phrase], LoopGuard(phrase_bytes=0)) is None
+    assert find_repetition([9, 5, 6, 5, 6, 5, 6], guard) == Repetition((5, 6), 3, 1)
 
 
 def test_loop_guard_options() -> None:

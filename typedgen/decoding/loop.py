@@ -531,7 +531,11 @@ class Decoder:
             return _Steer()
         unit = self.vocab.decode(list(found.unit))
         free = digits or inside_free_text(row.matcher, span, span_tokens)
-        if not free and not 0 < guard.structure_bytes <= len(unit):
+        if found.repeats < guard.repeats:  # a phrase seen twice: in free text only
+            loop = free and not digits and len(unit) >= guard.phrase_bytes
+        else:
+            loop = free or 0 < guard.structure_bytes <= len(unit)
+        if not loop:
             row.not_loop = (found.start, found.unit)
             return _Steer()
         shown = unit.decode("utf-8", errors="replace")

@@ -9,7 +9,8 @@ is a loop in three cases:
 - free text: the whole repeated span lies inside *one* free-text lexeme (the matcher walks the
   span's bytes: it ends in free text, :meth:`~typedgen.runtime.matcher.Matcher.in_free_text`,
   and no byte of it leaves the lexeme,
-  :meth:`~typedgen.runtime.matcher.Matcher.inside_lexeme`);
+  :meth:`~typedgen.runtime.matcher.Matcher.inside_lexeme`). A phrase (``PHRASE_TOKENS`` or more
+  tokens, ``phrase_bytes`` or more bytes) counts at its second occurrence;
 - digits: the span is a run of at least ``DIGIT_RUN_BYTES`` digits (``id = 10000000000000000``,
   ``"n": 1234123412341234``). Numbers are not free text, but 16 digits are past what a double
   holds exactly, and a unit repeated that long is a runaway number far more often than a meant
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DIGIT_RUN_BYTES",
+    "PHRASE_TOKENS",
     "LoopEvent",
     "LoopGuard",
     "Repetition",
@@ -60,6 +62,8 @@ __all__ = [
 ]
 
 ACTIONS = ("penalty", "close", "penalty+close")
+PHRASE_TOKENS = 4
+"""The fewest tokens of a unit that counts in free text at its second occurrence (a phrase)."""
 DIGIT_RUN_BYTES = 16
 """A repeated run of digits this long is a runaway number (see the module's docstring)."""
 
@@ -77,6 +81,10 @@ class LoopGuard:
     """Shorter repeated spans are left alone (``"....."``, ``"=="``)."""
     penalty: float = 4.0
     """Logit penalty on tokens that continue the unit, doubled at each further repetition."""
+    phrase_bytes: int = 16
+    """In free text, a unit of at least ``PHRASE_TOKENS`` tokens and this many bytes counts
+    already at its second occurrence in a row (``"that is a valid JSON object that is a valid
+    JSON object"``). ``0`` waits for ``repeats`` occurrences of every unit."""
     structure_bytes: int = 16
     """A unit that crosses lexemes (a key and its value, a nested object, a list item) counts
     as a loop when it spans at least this many bytes; it is penalised, never closed. ``0``
@@ -95,13 +103,13 @@ class LoopGuard:
         if (
             self.repeats < 2
             or self.max_unit < 1
-            or min(self.min_bytes, self.structure_bytes, self.penalty) < 0
+            or min(self.min_bytes, self.phrase_bytes, self.structure_bytes, self.penalty) < 0
         ):
             raise OptionError(
-                "LoopGuard needs repeats >= 2, max_unit >= 1, and min_bytes, structure_bytes"
-                " and penalty >= 0",
+                "LoopGuard needs repeats >= 2, max_unit >= 1, and min_bytes, phrase_bytes,"
+                " structure_bytes and penalty >= 0",
                 code="option-value",
-                hint="the defaults are repeats=3, max_unit=32, min_bytes=12,"
+                hint="the defaults are repeats=3, max_unit=32, min_bytes=12, phrase_bytes=16,"
                 " structure_bytes=16, penalty=4.0",
             )
         if self.close_after < 1:
@@ -155,18 +163,23 @@ def loop_guard_from(value: object) -> LoopGuard | None:
 
 
 def find_repetition(tokens: list[int], guard: LoopGuard) -> Repetition | None:
-    """The shortest unit the tokens end with, repeated at least ``guard.repeats`` times."""
+    """The shortest unit the tokens end with, repeated at least ``guard.repeats`` times, or,
+    with ``guard.phrase_bytes``, a unit of ``PHRASE_TOKENS`` or more repeated twice (the caller
+    checks that such a phrase is long enough and in free text)."""
     n_tokens = len(tokens)
     for size in range(1, guard.max_unit + 1):
-        if n_tokens < size * guard.repeats:
+        needed = 2 if guard.phrase_bytes and size >= PHRASE_TOKENS else guard.repeats
+        if n_tokens < size * min(needed, guard.repeats):
             break
+        if n_tokens < size * needed:
+            continue
         unit = tokens[n_tokens - size :]
         count = 1
         end = n_tokens - size
         while end >= size and tokens[end - size : end] == unit:
             count += 1
             end -= size
-        if count >= guard.repeats:
+        if count >= needed:
             return Repetition(tuple(unit), count, end)
     return None
 
