@@ -433,7 +433,7 @@ def print_validity(res: Json, max_tokens: int) -> None:
     for side in ("constrained", "finish", "unconstrained"):
         for r in results:
             o = r[side]
-            if o["outcome"] != "valid":
+            if o["outcome"] not in ("valid", "skipped"):
                 extra = f" ({o['detail']})" if o.get("detail") else ""
                 print(f"* {side}: {r['name']} ({r['subset']}): {o['outcome']}{extra}")
     print()

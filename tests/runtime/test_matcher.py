@@ -288,3 +288,4 @@ def test_only_whitespace_follows(smollm2_vocab: typedgen.Vocabulary, engine: str
     assert not ends(lines, b"ab")  # a newline, then another line
     assert not ends(typedgen.Regex(r"a\s*b?"), b"a ")  # 'b' may follow the spaces
     assert not ends(typedgen.Regex(r"a"), b"")  # incomplete
+    assert ends(typedgen.Regex(r"a"), b"a")  # nothing may follow

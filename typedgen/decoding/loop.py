@@ -619,9 +619,7 @@ class Decoder:
         closing: list[int] = []
         if self.options.on_max_tokens == "finish" and not matcher.is_complete():
             closing = self._close(row)
-        if matcher.is_complete() and (
-            row.closed or not matcher.allowed_bytes() or matcher.only_whitespace_follows()
-        ):
+        if matcher.is_complete() and (row.closed or matcher.only_whitespace_follows()):
             # Only EOS (or trailing whitespace) can follow, or we closed: plain decoding would
             # end here.
             row.done = True

@@ -119,14 +119,14 @@ class Matcher:
         return not self._engine.mask_any(state)
 
     def only_whitespace_follows(self) -> bool:
-        """Whether the text is complete and only whitespace may follow it, two bytes deep (after
-        SQL's closing ``;``, or a JSON value's last ``}``): anything more is trailing whitespace,
-        so decoding ends there instead of spending tokens on it. Cheap where anything else may
+        """Whether the text is complete and nothing but whitespace may follow it, two bytes deep
+        (after SQL's closing ``;``), or nothing at all: anything more is trailing whitespace, so
+        decoding ends there instead of spending tokens on it. Cheap where anything else may
         follow: one look at the allowed bytes."""
         if not self.is_complete() or self.is_terminated():
             return False
         allowed = self.allowed_bytes()
-        if not allowed or not _WHITESPACE.issuperset(allowed):
+        if not _WHITESPACE.issuperset(allowed):
             return False
         for b in allowed:
             probe = self.fork()
