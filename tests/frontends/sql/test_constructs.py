@@ -333,3 +333,20 @@ def test_merge_only_where_the_dialect_has_it() -> None:
     assert sql_accepts(sql, "SELECT 1")
     with pytest.raises(UnsupportedFeatureError, match="none of the statements merge"):
         typedgen.grammar_of(typedgen.Sql("mysql", statements=("merge",)))
+
+
+@pytest.mark.parametrize("dialect", ["oracle", "postgres", "snowflake", "generic"])
+@pytest.mark.parametrize("word", ["range", "map", "array", "struct", "object", "list"])
+def test_nested_type_words_are_no_column_before_less_than(dialect: str, word: str) -> None:
+    """sqlglot reads ``range <`` as a nested type (``RANGE<INT>``): a random walk found
+    ``Select range< MA ...`` accepted in Oracle's checking language, which sqlglot refuses.
+    A word is a column name only where ``SELECT w < x`` reads it as one (probed)."""
+    text = f"SELECT {word} < ma"
+    checking = typedgen.Sql(dialect, comments=True, whitespace="check", functions="any")
+    if not round_trips(text, checking.dialect)[0]:
+        assert not sql_accepts(checking, text), (dialect, text)
+        assert not sql_accepts(typedgen.Sql(dialect), text), (dialect, text)
+    # The word still names a column after a dot.
+    dotted = f"SELECT t.{word} < ma FROM t"
+    if sql_accepts(checking, dotted):
+        assert round_trips(dotted, checking.dialect)[0], (dialect, dotted)

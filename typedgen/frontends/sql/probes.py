@@ -111,6 +111,9 @@ FEATURE_PROBES: dict[str, str] = {
     "lateral_function": "SELECT * FROM t, LATERAL f(a) AS s",
     "join_lateral": "SELECT * FROM t CROSS JOIN LATERAL (SELECT 1) AS s",
     "table_of": "SELECT * FROM TABLE(f(a))",
+    # Round 4: a table function's alias names its columns.
+    "table_of_columns": "SELECT * FROM TABLE(f(a)) AS s(x, y)",
+    "table_function_columns": "SELECT * FROM f(a) AS s(x, y)",
     "values_table": "SELECT * FROM (VALUES (1, 2)) AS t(a, b)",
     "tablesample_system": "SELECT * FROM t TABLESAMPLE SYSTEM (50)",
     "tablesample_bernoulli": "SELECT * FROM t TABLESAMPLE BERNOULLI (50)",

@@ -439,7 +439,7 @@ class QueryRules(RuleBuilder):
         if self.has("lateral_subquery"):
             forms.append(seq(kw("LATERAL"), self.parens(ref("query")), derived_alias))
         if self.has("lateral_function") and "call" in self.rules_wanted():
-            forms.append(seq(kw("LATERAL"), ref("function_call"), opt(name_alias)))
+            forms.append(seq(kw("LATERAL"), ref("table_call"), opt(name_alias)))
         return alt(*forms) if forms else None
 
     def rules_wanted(self) -> set[str]:
@@ -456,8 +456,11 @@ class QueryRules(RuleBuilder):
         out: list[Expr] = []
         calls = "call" in self.rules_wanted()
         if calls and self.has("table_function"):
-            named = opt(name_alias) if self.has("table_function_bare") else name_alias
-            out.append(seq(ref("function_call"), named))
+            function_alias = name_alias
+            if self.has("table_function_columns"):
+                function_alias = seq(function_alias, opt(columns))
+            named = opt(function_alias) if self.has("table_function_bare") else function_alias
+            out.append(seq(ref("table_call"), named))
         if self.has("unnest"):
             unnest = seq(kw("UNNEST"), self.parens(self.separated(ref("expr"))))
             alias: Expr = seq(kw("AS"), ref("ident"))
@@ -471,7 +474,10 @@ class QueryRules(RuleBuilder):
                 tails.append(seq(opt(as_name), kw("WITH", "OFFSET"), opt(as_name)))
             out.append(seq(unnest, alt(*tails)))
         if calls and self.has("table_of"):
-            out.append(seq(kw("TABLE"), self.parens(ref("function_call")), opt(name_alias)))
+            of_alias = name_alias
+            if self.has("table_of_columns"):
+                of_alias = seq(of_alias, opt(columns))
+            out.append(seq(kw("TABLE"), self.parens(ref("table_call")), opt(of_alias)))
         if self.has("values_table"):
             rows = self.separated(self.parens(self.separated(ref("expr"))))
             values = self.parens(kw("VALUES"), rows)
