@@ -330,6 +330,24 @@ class ExpressionRules(RuleBuilder):
             # sqlglot reads the needle as a bitwise expression, so IN ends it.
             args = seq(ref("bitwise"), kw("IN"), ref("bitwise"))
             out.append(seq(kw("POSITION"), self.parens(args)))
+        overlays: list[Expr] = []
+        placing = seq(ref("expr"), kw("PLACING"), ref("expr"), kw("FROM"), ref("expr"))
+        if self.has("overlay"):
+            overlays.append(seq(placing, kw("FOR"), ref("expr")))
+        if self.has("overlay_from"):
+            overlays.append(placing)
+        if overlays:
+            out.append(seq(kw("OVERLAY"), self.parens(alt(*overlays))))
+        if self.has("xmlelement"):
+            # XMLELEMENT(NAME x, XMLATTRIBUTES(a AS b, c), content...): sqlglot reads the
+            # content as bitwise expressions.
+            content: Expr = ref("bitwise")
+            if self.has("xmlattributes"):
+                attribute = seq(ref("expr"), opt(seq(kw("AS"), ref("ident"))))
+                attributes = seq(kw("XMLATTRIBUTES"), self.parens(self.separated(attribute)))
+                content = alt(content, attributes)
+            args = seq(kw("NAME"), ref("ident"), star(seq(self.punct(","), content)))
+            out.append(seq(kw("XMLELEMENT"), self.parens(args)))
         return out
 
     def placeholders(self) -> list[Expr]:

@@ -229,12 +229,31 @@ FEATURE_PROBES: dict[str, str] = {
     # T-SQL's FOR XML / FOR JSON.
     "for_xml": "SELECT a FROM t FOR XML PATH",
     "for_json": "SELECT a FROM t FOR JSON AUTO",
+    # Round 4.
+    # Temporal tables (sqlglot's VERSION_PHRASES): T-SQL before the alias, BigQuery after it.
+    "system_time_as_of": "SELECT * FROM t FOR SYSTEM_TIME AS OF z AS a",
+    "system_time_from_to": "SELECT * FROM t FOR SYSTEM_TIME FROM c TO d AS a",
+    "system_time_between": "SELECT * FROM t FOR SYSTEM_TIME BETWEEN c AND d AS a",
+    "system_time_contained": "SELECT * FROM t FOR SYSTEM_TIME CONTAINED IN (c, d) AS a",
+    "system_time_all": "SELECT * FROM t FOR SYSTEM_TIME ALL AS a",
+    "system_time_after_alias": "SELECT * FROM t AS a FOR SYSTEM_TIME AS OF z",
+    # Hierarchical queries (Oracle, Snowflake).
+    "connect_by": "SELECT a FROM t START WITH b = 1 CONNECT BY PRIOR a = c",
+    "connect_by_nocycle": "SELECT a FROM t CONNECT BY NOCYCLE PRIOR a = c AND d = PRIOR e",
+    # DuckDB's sample clause, written back in its long form (USING SAMPLE SYSTEM (10 PERCENT)).
+    "using_sample": "SELECT a FROM t USING SAMPLE 10%",
+    # Functions with syntax of their own.
+    "overlay": "SELECT OVERLAY(a PLACING b FROM 1 FOR 2)",
+    "overlay_from": "SELECT OVERLAY(a PLACING b FROM 1)",
+    "xmlelement": "SELECT XMLELEMENT(NAME foo, a, 'c'), XMLELEMENT(NAME bar)",
+    "xmlattributes": "SELECT XMLELEMENT(NAME foo, XMLATTRIBUTES('x' AS bar, a), 'c')",
 }
 """Each syntax feature the grammar offers, with the SQL that must round-trip for it to be on."""
 
 READ_FEATURES: frozenset[str] = frozenset(
     {
         "json_arrow_path",
+        "using_sample",
         "sample",
         "lateral_function",
         "tablesample_plain",
@@ -258,7 +277,19 @@ a transpilation: PostgreSQL's ``a ISNULL`` or MySQL's ``a REGEXP 'x'`` are read 
 too, so those are dialect overrides (:mod:`.dialects`)."""
 
 DIALECT_SPECIFIC: frozenset[str] = frozenset(
-    {"cast_format", "historical_at", "historical_before", "historical_after_alias", "limit_by"}
+    {
+        "cast_format",
+        "historical_at",
+        "historical_before",
+        "historical_after_alias",
+        "limit_by",
+        "connect_by",
+        "connect_by_nocycle",
+        "overlay",
+        "overlay_from",
+        "xmlelement",
+        "xmlattributes",
+    }
 )
 """Features sqlglot's base parser reads (and writes back) in *every* dialect, so a round trip
 cannot tell where they are native: Snowflake's ``AT (TIMESTAMP => x)`` and ClickHouse's
