@@ -142,6 +142,13 @@ CONSTRUCTS = [
     ("tsql", "SELECT x FROM a FOR SYSTEM_TIME FROM c TO d, e FOR SYSTEM_TIME ALL", "postgres"),
     ("tsql", "SELECT x FROM a FOR SYSTEM_TIME CONTAINED IN (c, d) AS b", "bigquery"),
     ("bigquery", "SELECT * FROM a AS t FOR SYSTEM_TIME AS OF z", "tsql"),
+    ("oracle", "SELECT LISTAGG(a, '; ' ON OVERFLOW ERROR) WITHIN GROUP (ORDER BY b)", "postgres"),
+    (
+        "trino",
+        "SELECT LISTAGG(DISTINCT a, ',' ON OVERFLOW TRUNCATE '..' WITHOUT COUNT) WITHIN GROUP"
+        " (ORDER BY a)",
+        "snowflake",
+    ),
     ("duckdb", "SELECT a FROM t WHERE b USING SAMPLE 10% ORDER BY a", "postgres"),
     ("duckdb", "SELECT a FROM t USING SAMPLE 10 PERCENT (bernoulli, 7)", "snowflake"),
     ("duckdb", "SELECT a FROM t USING SAMPLE RESERVOIR (50 ROWS) REPEATABLE (1)", "generic"),
@@ -261,6 +268,9 @@ def test_refused_spellings(text: str) -> None:
         ("oracle", "SELECT a FROM t CONNECT BY PRIOR a = c START WITH b CONNECT BY d = PRIOR e"),
         ("postgres", "SELECT XMLELEMENT(foo)"),  # no NAME: sqlglot reads no element name
         ("duckdb", "SELECT a FROM t USING SAMPLE BERNOULLI (10 ROWS)"),  # comes back RESERVOIR
+        # Without WITHIN GROUP sqlglot drops the overflow clause (the shorter tree round-trips).
+        ("oracle", "SELECT LISTAGG(a, ',' ON OVERFLOW ERROR) FROM t"),
+        ("trino", "SELECT LISTAGG(a, ',' ON OVERFLOW TRUNCATE WITH COUNT) FROM t"),
     ],
 )
 def test_refused_where_sqlglot_reads_otherwise(dialect: str, text: str) -> None:

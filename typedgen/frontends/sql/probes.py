@@ -242,6 +242,10 @@ FEATURE_PROBES: dict[str, str] = {
     "connect_by_nocycle": "SELECT a FROM t CONNECT BY NOCYCLE PRIOR a = c AND d = PRIOR e",
     # DuckDB's sample clause, written back in its long form (USING SAMPLE SYSTEM (10 PERCENT)).
     "using_sample": "SELECT a FROM t USING SAMPLE 10%",
+    # LISTAGG's overflow clause (Oracle, Trino).
+    "listagg_overflow": "SELECT LISTAGG(a, ',' ON OVERFLOW ERROR) WITHIN GROUP (ORDER BY a)",
+    "listagg_truncate": "SELECT LISTAGG(DISTINCT a, ',' ON OVERFLOW TRUNCATE '...' WITHOUT COUNT)"
+    " WITHIN GROUP (ORDER BY a)",
     # Functions with syntax of their own.
     "overlay": "SELECT OVERLAY(a PLACING b FROM 1 FOR 2)",
     "overlay_from": "SELECT OVERLAY(a PLACING b FROM 1)",

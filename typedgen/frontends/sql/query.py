@@ -152,7 +152,7 @@ class QueryRules(RuleBuilder):
         clauses: list[Expr] = [
             alt(items_from, *bare),
             opt(where),
-            self.connect_by(),
+            *self.connect_by(),
             opt(seq(self.phrase("GROUP", "BY"), ref("group_by"), self.group_by_suffix())),
             opt(seq(kw("HAVING"), ref("condition"))),
         ]
@@ -161,7 +161,7 @@ class QueryRules(RuleBuilder):
             clauses.append(opt(seq(kw("WINDOW"), self.separated(named))))
         if self.has("qualify"):
             clauses.append(opt(seq(kw("QUALIFY"), ref("condition"))))
-        clauses.append(self.using_sample())
+        clauses += self.using_sample()
         distinct: Expr = kw("DISTINCT")
         if self.has("distinct_on"):
             distinct = seq(distinct, opt(seq(kw("ON"), self.parens(self.separated(ref("expr"))))))
@@ -377,22 +377,21 @@ class QueryRules(RuleBuilder):
         """Temporal tables (sqlglot's ``VERSION_PHRASES``): T-SQL's ``t FOR SYSTEM_TIME AS OF x
         AS a`` (and ``FROM x TO y``, ``BETWEEN x AND y``, ``CONTAINED IN (x, y)``, ``ALL``),
         BigQuery's ``t AS a FOR SYSTEM_TIME AS OF x``, each form where its probe
-        round-trips."""
+        round-trips (keywords are registered only for the forms offered)."""
         kw, ref = self.keyword, self.ref
         value = ref("bitwise")
         forms: list[Expr] = []
-        for feature, form in (
-            ("system_time_as_of", seq(kw("AS", "OF"), value)),
-            ("system_time_from_to", seq(kw("FROM"), value, kw("TO"), value)),
-            ("system_time_between", seq(kw("BETWEEN"), value, kw("AND"), value)),
-            (
-                "system_time_contained",
-                seq(kw("CONTAINED", "IN"), self.parens(value, self.punct(","), value)),
-            ),
-            ("system_time_all", kw("ALL")),
-        ):
-            if self.has(feature):
-                forms.append(form)
+        if self.has("system_time_as_of"):
+            forms.append(seq(kw("AS", "OF"), value))
+        if self.has("system_time_from_to"):
+            forms.append(seq(kw("FROM"), value, kw("TO"), value))
+        if self.has("system_time_between"):
+            forms.append(seq(kw("BETWEEN"), value, kw("AND"), value))
+        if self.has("system_time_contained"):
+            pair = self.parens(value, self.punct(","), value)
+            forms.append(seq(kw("CONTAINED", "IN"), pair))
+        if self.has("system_time_all"):
+            forms.append(kw("ALL"))
         out: list[Expr] = []
         if forms:
             version = seq(kw("FOR", "SYSTEM_TIME"), alt(*forms))
@@ -402,13 +401,13 @@ class QueryRules(RuleBuilder):
             out.append(seq(opt(table_alias), version))
         return out
 
-    def using_sample(self) -> Expr:
+    def using_sample(self) -> list[Expr]:
         """DuckDB's ``USING SAMPLE 10%``, ``USING SAMPLE 10 PERCENT (bernoulli, 7)``,
         ``USING SAMPLE SYSTEM (10%) REPEATABLE (7)``, ``USING SAMPLE RESERVOIR (50 ROWS)``:
         sqlglot writes every form back as ``method (size unit)``; a method other than
         RESERVOIR with ROWS comes back as RESERVOIR, so it is not offered."""
         if not self.has("using_sample"):
-            return empty()
+            return []
         kw, punct = self.keyword, self.punct
         size = alt(Ref("INTEGER"), Ref("DECIMAL"))
         percent = alt(punct("%"), kw("PERCENT"))
@@ -424,14 +423,14 @@ class QueryRules(RuleBuilder):
                 opt(seq(kw("REPEATABLE"), seed)),
             ),
         ]
-        return opt(seq(kw("USING", "SAMPLE"), alt(*forms)))
+        return [opt(seq(kw("USING", "SAMPLE"), alt(*forms)))]
 
-    def connect_by(self) -> Expr:
+    def connect_by(self) -> list[Expr]:
         """Hierarchical queries: ``[START WITH c] CONNECT BY [NOCYCLE] PRIOR a = b [AND ...]``
         (``START WITH`` before or after; sqlglot writes it first). ``PRIOR`` is read only in
         the ``CONNECT BY`` condition: here on either side of ``=``, in ``AND``-ed terms."""
         if not self.has("connect_by"):
-            return empty()
+            return []
         kw, ref = self.keyword, self.ref
         prior = seq(kw("PRIOR"), ref("bitwise"))
         term = alt(
@@ -442,7 +441,7 @@ class QueryRules(RuleBuilder):
         nocycle = opt(kw("NOCYCLE")) if self.has("connect_by_nocycle") else empty()
         start = seq(kw("START", "WITH"), ref("condition"))
         body = seq(self.phrase("CONNECT", "BY"), nocycle, connect)
-        return opt(alt(seq(opt(start), body), seq(body, start)))
+        return [opt(alt(seq(opt(start), body), seq(body, start)))]
 
     def group_by_suffix(self) -> Expr:
         """ClickHouse's ``GROUP BY a WITH TOTALS``."""
