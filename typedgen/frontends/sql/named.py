@@ -83,24 +83,22 @@ def probe_named_calls(
 
     def keeps(template: str, call: str, named: str, slot: bool) -> bool:
         sql = template.format(call)
+        try:  # a builder may raise anything on arguments it does not expect
+            tree = sqlglot.parse_one(sql, read=dialect)
+        except (SqlglotError, ValueError, TypeError, AttributeError, KeyError, IndexError):
+            return False
+        # A listed name kept as a Kwarg must sit in the argument it names (Search.analyzer),
+        # not in whichever slot its position fills (a builder may also unwrap it into that
+        # argument: Generator.rowcount).
+        kwargs = [k for k in tree.find_all(exp.Kwarg) if k.this.name.upper() == named]
+        if slot and any(k.arg_key != named.lower() for k in kwargs):
+            return False
         if not round_trips(sql, dialect):
             return False
-        try:
-            tree = sqlglot.parse_one(sql, read=dialect)
-            text = tree.sql(dialect=dialect)
-        except SqlglotError:
-            return False
+        text = tree.sql(dialect=dialect)
         if re.search(rf"\b{re.escape(named)}\s*=>", text, re.IGNORECASE) is None:
             return False
-        if any(re.search(rf"\b{p}\b", text) is None for p in _POSITIONAL if p in sql):
-            return False
-        # A listed name must land in the argument it names (Search.analyzer), not in
-        # whichever slot its position fills.
-        return not slot or all(
-            kwarg.arg_key == named.lower()
-            for kwarg in tree.find_all(exp.Kwarg)
-            if kwarg.this.name.upper() == named
-        )
+        return all(re.search(rf"\b{p}\b", text) for p in _POSITIONAL if p in sql)
 
     def kept(
         name: str, positional: int, named: str, templates: tuple[str, ...], slot: bool = True
