@@ -133,7 +133,7 @@ def test_main_dialects(dialect: str, smollm2_vocab: Any) -> None:
     _check(dialect, smollm2_vocab, 66, finished=50)
 
 
-@pytest.mark.parametrize("dialect", ["postgres", "mysql", "snowflake"])
+@pytest.mark.parametrize("dialect", ["postgres", "mysql", "snowflake", "oracle"])
 def test_comments_and_checking_whitespace(dialect: str, smollm2_vocab: Any) -> None:
     _check(
         dialect,

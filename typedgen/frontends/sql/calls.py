@@ -7,6 +7,7 @@ parameter pattern, and the ``ident``/``table_alias``/... classes.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 
 from typedgen.frontends.sql.lexicon import Role
@@ -15,6 +16,16 @@ from typedgen.frontends.sql.tables import Arity, Function
 from typedgen.ir.nodes import Expr, Ref, Repeat
 
 __all__ = ["CallRules", "is_word"]
+
+
+def _orders(names: Sequence[str]) -> list[tuple[str, ...]]:
+    """Every order of every non-empty subset of ``names``."""
+    return [
+        order
+        for k in range(1, len(names) + 1)
+        for subset in itertools.combinations(names, k)
+        for order in itertools.permutations(subset)
+    ]
 
 
 def is_word(name: str) -> bool:
@@ -87,6 +98,45 @@ class CallRules(RuleBuilder):
                 self.lex.data_type(word, params, formats=formats)
         # Words of the fixed syntax that are also functions keep their own terminal; the
         # lexicon knows their arity as well.
+        self.named_calls()
+
+    def named_calls(self) -> None:
+        """Calls with named arguments (``SEARCH(a, b, ANALYZER => 'x')``; as a table only,
+        ``FLATTEN(INPUT => x)``), from :mod:`.named`'s probes: a listed name at most once, in
+        any order (sqlglot keeps the last of a repeated name); any identifier where the
+        builder keeps every name."""
+        ref = self.ref
+        wanted = self.options.functions
+        for call in self.tables.named_calls:
+            if wanted is not None and call.name not in wanted:
+                continue
+            if not self.callable_functions():
+                continue
+            value = seq(self.punct("=>"), ref("expr"))
+            if call.names is None:
+                # Keywords as names (FLATTEN(OUTER => TRUE)) only for checking, as elsewhere.
+                words = call.keywords if self.lex.keyword_names else ()
+                name: Expr = alt(ref("ident"), *(self.keyword(w) for w in words))
+                named = self.separated(seq(name, value))
+            else:
+                items = {n: seq(self.keyword(n), value) for n in call.names}
+                named = alt(
+                    *(
+                        seq(
+                            *(
+                                seq(self.punct(","), items[n]) if i else items[n]
+                                for i, n in enumerate(order)
+                            )
+                        )
+                        for order in _orders(call.names)
+                    )
+                )
+            forms = [
+                seq(*(seq(ref("expr"), self.punct(",")) for _ in range(n)), named)
+                for n in call.positional
+            ]
+            core = seq(self.keyword(call.name), self.parens(alt(*forms)))
+            (self.named_scalar if call.scalar else self.named_table).append(core)
 
     def window(self) -> None:
         ref, kw = self.ref, self.keyword
@@ -180,9 +230,13 @@ class CallRules(RuleBuilder):
             core = seq(Ref("IDENT"), self.punct("("), opt(self.separated(arg)), self.punct(")"))
             plain.append(core)
             tails.append(seq(core, within, over))
+        plain += self.named_scalar
+        tails += self.named_scalar
         if tails:
             self.rule("call", alt(*tails))
             self.rule("function_call", alt(*plain) if plain else tails[0])
+            # What FROM calls: a table-only call (FLATTEN(INPUT => x)) besides the others.
+            self.rule("table_call", alt(Ref("function_call"), *self.named_table))
 
     def over_tail(self) -> Expr:
         """``OVER (...)`` or ``OVER w`` after a call, with ``IGNORE NULLS`` before it where the

@@ -147,7 +147,14 @@ _TYPED_LITERALS: frozenset[str] = frozenset({"date_literal", "timestamp_literal"
 _PG_LIKE = frozenset({"cast_operator"}) | _TYPED_LITERALS
 # PostgreSQL's a ISNULL / a NOTNULL come back as IS [NOT] NULL (and other dialects read
 # them too, so a read probe cannot tell).
-_define("postgres", include_features=_PG_LIKE | {"isnull_op", "notnull_op"})
+_XML = frozenset({"xmlelement", "xmlattributes"})
+_CONNECT_BY = frozenset({"connect_by", "connect_by_nocycle"})
+# PostgreSQL's OVERLAY(a PLACING b FROM 1) and XMLELEMENT(NAME x, ...): sqlglot's base parser
+# reads both everywhere (probes.DIALECT_SPECIFIC).
+_define(
+    "postgres",
+    include_features=_PG_LIKE | _XML | {"isnull_op", "notnull_op", "overlay", "overlay_from"},
+)
 for _name in ("materialize", "risingwave", "redshift"):
     _define(_name, include_features=_PG_LIKE)
 # DuckDB's FROM-first queries (FROM t SELECT a) are left out: sqlglot writes them SELECT-first,
@@ -155,12 +162,13 @@ for _name in ("materialize", "risingwave", "redshift"):
 _define("duckdb", include_features=_PG_LIKE | {"historical_at", "historical_after_alias"})
 # Snowflake's time travel, AT (TIMESTAMP => x) / BEFORE (...), which sqlglot's base parser
 # reads everywhere (see probes.DIALECT_SPECIFIC); DuckDB's after the alias too.
+# Hierarchical queries (START WITH ... CONNECT BY PRIOR ...): Oracle and Snowflake.
 _define(
     "snowflake",
-    include_features=frozenset({"cast_operator", "historical_at", "historical_before"}),
+    include_features=_CONNECT_BY | {"cast_operator", "historical_at", "historical_before"},
 )
 _define("bigquery", include_features=_TYPED_LITERALS | {"cast_format"})
-_define("oracle", include_features=_TYPED_LITERALS)
+_define("oracle", include_features=_TYPED_LITERALS | _CONNECT_BY | _XML)
 _define("teradata", include_features=frozenset({"cast_format"}))
 _define("clickhouse", include_features=frozenset({"limit_by"}))
 # MySQL's a REGEXP 'x' comes back as REGEXP_LIKE(a, 'x').

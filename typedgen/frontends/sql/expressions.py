@@ -330,6 +330,35 @@ class ExpressionRules(RuleBuilder):
             # sqlglot reads the needle as a bitwise expression, so IN ends it.
             args = seq(ref("bitwise"), kw("IN"), ref("bitwise"))
             out.append(seq(kw("POSITION"), self.parens(args)))
+        overlays: list[Expr] = []
+        if self.has("overlay") or self.has("overlay_from"):  # (keywords only where offered)
+            placing = seq(ref("expr"), kw("PLACING"), ref("expr"), kw("FROM"), ref("expr"))
+            if self.has("overlay"):
+                overlays.append(seq(placing, kw("FOR"), ref("expr")))
+            if self.has("overlay_from"):
+                overlays.append(placing)
+        if overlays:
+            out.append(seq(kw("OVERLAY"), self.parens(alt(*overlays))))
+        if self.has("listagg_overflow") and self.has("listagg_truncate"):
+            # LISTAGG([DISTINCT] a, ',' ON OVERFLOW ERROR | TRUNCATE ['...'] [WITH[OUT] COUNT])
+            # WITHIN GROUP (ORDER BY ...): without WITHIN GROUP sqlglot drops the overflow
+            # clause (the shorter tree round-trips, so only the written text shows it).
+            count = opt(seq(alt(kw("WITH"), kw("WITHOUT")), kw("COUNT")))
+            truncate = seq(kw("TRUNCATE"), opt(Ref("STRING")), count)
+            overflow = seq(kw("ON", "OVERFLOW"), alt(kw("ERROR"), truncate))
+            args = seq(opt(kw("DISTINCT")), ref("expr"), self.punct(","), Ref("STRING"), overflow)
+            within = seq(self.phrase("WITHIN", "GROUP"), self.parens(ref("order_by")))
+            out.append(seq(kw("LISTAGG"), self.parens(args), within))
+        if self.has("xmlelement"):
+            # XMLELEMENT(NAME x, XMLATTRIBUTES(a AS b, c), content...): sqlglot reads the
+            # content as bitwise expressions.
+            content: Expr = ref("bitwise")
+            if self.has("xmlattributes"):
+                attribute = seq(ref("expr"), opt(seq(kw("AS"), ref("ident"))))
+                attributes = seq(kw("XMLATTRIBUTES"), self.parens(self.separated(attribute)))
+                content = alt(content, attributes)
+            args = seq(kw("NAME"), ref("ident"), star(seq(self.punct(","), content)))
+            out.append(seq(kw("XMLELEMENT"), self.parens(args)))
         return out
 
     def placeholders(self) -> list[Expr]:

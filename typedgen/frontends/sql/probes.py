@@ -111,6 +111,9 @@ FEATURE_PROBES: dict[str, str] = {
     "lateral_function": "SELECT * FROM t, LATERAL f(a) AS s",
     "join_lateral": "SELECT * FROM t CROSS JOIN LATERAL (SELECT 1) AS s",
     "table_of": "SELECT * FROM TABLE(f(a))",
+    # Round 4: a table function's alias names its columns.
+    "table_of_columns": "SELECT * FROM TABLE(f(a)) AS s(x, y)",
+    "table_function_columns": "SELECT * FROM f(a) AS s(x, y)",
     "values_table": "SELECT * FROM (VALUES (1, 2)) AS t(a, b)",
     "tablesample_system": "SELECT * FROM t TABLESAMPLE SYSTEM (50)",
     "tablesample_bernoulli": "SELECT * FROM t TABLESAMPLE BERNOULLI (50)",
@@ -226,12 +229,35 @@ FEATURE_PROBES: dict[str, str] = {
     # T-SQL's FOR XML / FOR JSON.
     "for_xml": "SELECT a FROM t FOR XML PATH",
     "for_json": "SELECT a FROM t FOR JSON AUTO",
+    # Round 4.
+    # Temporal tables (sqlglot's VERSION_PHRASES): T-SQL before the alias, BigQuery after it.
+    "system_time_as_of": "SELECT * FROM t FOR SYSTEM_TIME AS OF z AS a",
+    "system_time_from_to": "SELECT * FROM t FOR SYSTEM_TIME FROM c TO d AS a",
+    "system_time_between": "SELECT * FROM t FOR SYSTEM_TIME BETWEEN c AND d AS a",
+    "system_time_contained": "SELECT * FROM t FOR SYSTEM_TIME CONTAINED IN (c, d) AS a",
+    "system_time_all": "SELECT * FROM t FOR SYSTEM_TIME ALL AS a",
+    "system_time_after_alias": "SELECT * FROM t AS a FOR SYSTEM_TIME AS OF z",
+    # Hierarchical queries (Oracle, Snowflake).
+    "connect_by": "SELECT a FROM t START WITH b = 1 CONNECT BY PRIOR a = c",
+    "connect_by_nocycle": "SELECT a FROM t CONNECT BY NOCYCLE PRIOR a = c AND d = PRIOR e",
+    # DuckDB's sample clause, written back in its long form (USING SAMPLE SYSTEM (10 PERCENT)).
+    "using_sample": "SELECT a FROM t USING SAMPLE 10%",
+    # LISTAGG's overflow clause (Oracle, Trino).
+    "listagg_overflow": "SELECT LISTAGG(a, ',' ON OVERFLOW ERROR) WITHIN GROUP (ORDER BY a)",
+    "listagg_truncate": "SELECT LISTAGG(DISTINCT a, ',' ON OVERFLOW TRUNCATE '...' WITHOUT COUNT)"
+    " WITHIN GROUP (ORDER BY a)",
+    # Functions with syntax of their own.
+    "overlay": "SELECT OVERLAY(a PLACING b FROM 1 FOR 2)",
+    "overlay_from": "SELECT OVERLAY(a PLACING b FROM 1)",
+    "xmlelement": "SELECT XMLELEMENT(NAME foo, a, 'c'), XMLELEMENT(NAME bar)",
+    "xmlattributes": "SELECT XMLELEMENT(NAME foo, XMLATTRIBUTES('x' AS bar, a), 'c')",
 }
 """Each syntax feature the grammar offers, with the SQL that must round-trip for it to be on."""
 
 READ_FEATURES: frozenset[str] = frozenset(
     {
         "json_arrow_path",
+        "using_sample",
         "sample",
         "lateral_function",
         "tablesample_plain",
@@ -255,7 +281,19 @@ a transpilation: PostgreSQL's ``a ISNULL`` or MySQL's ``a REGEXP 'x'`` are read 
 too, so those are dialect overrides (:mod:`.dialects`)."""
 
 DIALECT_SPECIFIC: frozenset[str] = frozenset(
-    {"cast_format", "historical_at", "historical_before", "historical_after_alias", "limit_by"}
+    {
+        "cast_format",
+        "historical_at",
+        "historical_before",
+        "historical_after_alias",
+        "limit_by",
+        "connect_by",
+        "connect_by_nocycle",
+        "overlay",
+        "overlay_from",
+        "xmlelement",
+        "xmlattributes",
+    }
 )
 """Features sqlglot's base parser reads (and writes back) in *every* dialect, so a round trip
 cannot tell where they are native: Snowflake's ``AT (TIMESTAMP => x)`` and ClickHouse's

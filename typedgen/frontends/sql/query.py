@@ -152,6 +152,7 @@ class QueryRules(RuleBuilder):
         clauses: list[Expr] = [
             alt(items_from, *bare),
             opt(where),
+            *self.connect_by(),
             opt(seq(self.phrase("GROUP", "BY"), ref("group_by"), self.group_by_suffix())),
             opt(seq(kw("HAVING"), ref("condition"))),
         ]
@@ -160,6 +161,7 @@ class QueryRules(RuleBuilder):
             clauses.append(opt(seq(kw("WINDOW"), self.separated(named))))
         if self.has("qualify"):
             clauses.append(opt(seq(kw("QUALIFY"), ref("condition"))))
+        clauses += self.using_sample()
         distinct: Expr = kw("DISTINCT")
         if self.has("distinct_on"):
             distinct = seq(distinct, opt(seq(kw("ON"), self.parens(self.separated(ref("expr"))))))
@@ -263,6 +265,7 @@ class QueryRules(RuleBuilder):
         if historical is not None and self.has("historical_after_alias"):
             # DuckDB: t AS a AT (VERSION => 1), the clause after the alias.
             table_forms.append(seq(table_alias, historical, self.table_hints()))
+        table_forms += self.system_time(table_alias)
         table = seq(ref("table_name"), alt(*table_forms))
         primaries: list[Expr] = [table, derived]
         primaries += self.table_functions(name_alias, columns)
@@ -370,6 +373,76 @@ class QueryRules(RuleBuilder):
         body = self.parens(alt(*kinds), self.punct("=>"), self.ref("bitwise"))
         return seq(alt(*prefixes), body)
 
+    def system_time(self, table_alias: Expr) -> list[Expr]:
+        """Temporal tables (sqlglot's ``VERSION_PHRASES``): T-SQL's ``t FOR SYSTEM_TIME AS OF x
+        AS a`` (and ``FROM x TO y``, ``BETWEEN x AND y``, ``CONTAINED IN (x, y)``, ``ALL``),
+        BigQuery's ``t AS a FOR SYSTEM_TIME AS OF x``, each form where its probe
+        round-trips (keywords are registered only for the forms offered)."""
+        kw, ref = self.keyword, self.ref
+        value = ref("bitwise")
+        forms: list[Expr] = []
+        if self.has("system_time_as_of"):
+            forms.append(seq(kw("AS", "OF"), value))
+        if self.has("system_time_from_to"):
+            forms.append(seq(kw("FROM"), value, kw("TO"), value))
+        if self.has("system_time_between"):
+            forms.append(seq(kw("BETWEEN"), value, kw("AND"), value))
+        if self.has("system_time_contained"):
+            pair = self.parens(value, self.punct(","), value)
+            forms.append(seq(kw("CONTAINED", "IN"), pair))
+        if self.has("system_time_all"):
+            forms.append(kw("ALL"))
+        out: list[Expr] = []
+        if forms:
+            version = seq(kw("FOR", "SYSTEM_TIME"), alt(*forms))
+            out.append(seq(version, opt(seq(kw("AS"), ref("ident"))), self.table_hints()))
+        if self.has("system_time_after_alias"):
+            version = seq(kw("FOR", "SYSTEM_TIME", "AS", "OF"), value)
+            out.append(seq(opt(table_alias), version))
+        return out
+
+    def using_sample(self) -> list[Expr]:
+        """DuckDB's ``USING SAMPLE 10%``, ``USING SAMPLE 10 PERCENT (bernoulli, 7)``,
+        ``USING SAMPLE SYSTEM (10%) REPEATABLE (7)``, ``USING SAMPLE RESERVOIR (50 ROWS)``:
+        sqlglot writes every form back as ``method (size unit)``; a method other than
+        RESERVOIR with ROWS comes back as RESERVOIR, so it is not offered."""
+        if not self.has("using_sample"):
+            return []
+        kw, punct = self.keyword, self.punct
+        size = alt(Ref("INTEGER"), Ref("DECIMAL"))
+        percent = alt(punct("%"), kw("PERCENT"))
+        methods = alt(kw("BERNOULLI"), kw("SYSTEM"), kw("RESERVOIR"))
+        seed = self.parens(Ref("INTEGER"))
+        forms = [
+            seq(size, opt(alt(percent, kw("ROWS")))),
+            seq(size, percent, self.parens(methods, opt(seq(punct(","), Ref("INTEGER"))))),
+            seq(methods, self.parens(size, percent), opt(seq(kw("REPEATABLE"), seed))),
+            seq(
+                kw("RESERVOIR"),
+                self.parens(size, opt(kw("ROWS"))),
+                opt(seq(kw("REPEATABLE"), seed)),
+            ),
+        ]
+        return [opt(seq(kw("USING", "SAMPLE"), alt(*forms)))]
+
+    def connect_by(self) -> list[Expr]:
+        """Hierarchical queries: ``[START WITH c] CONNECT BY [NOCYCLE] PRIOR a = b [AND ...]``
+        (``START WITH`` before or after; sqlglot writes it first). ``PRIOR`` is read only in
+        the ``CONNECT BY`` condition: here on either side of ``=``, in ``AND``-ed terms."""
+        if not self.has("connect_by"):
+            return []
+        kw, ref = self.keyword, self.ref
+        prior = seq(kw("PRIOR"), ref("bitwise"))
+        term = alt(
+            seq(prior, self.punct("="), ref("bitwise")),
+            seq(ref("bitwise"), self.punct("="), prior),
+        )
+        connect = seq(term, star(seq(kw("AND"), term)))
+        nocycle = opt(kw("NOCYCLE")) if self.has("connect_by_nocycle") else empty()
+        start = seq(kw("START", "WITH"), ref("condition"))
+        body = seq(self.phrase("CONNECT", "BY"), nocycle, connect)
+        return [opt(alt(seq(opt(start), body), seq(body, start)))]
+
     def group_by_suffix(self) -> Expr:
         """ClickHouse's ``GROUP BY a WITH TOTALS``."""
         return opt(self.keyword("WITH", "TOTALS")) if self.has("with_totals") else empty()
@@ -439,7 +512,7 @@ class QueryRules(RuleBuilder):
         if self.has("lateral_subquery"):
             forms.append(seq(kw("LATERAL"), self.parens(ref("query")), derived_alias))
         if self.has("lateral_function") and "call" in self.rules_wanted():
-            forms.append(seq(kw("LATERAL"), ref("function_call"), opt(name_alias)))
+            forms.append(seq(kw("LATERAL"), ref("table_call"), opt(name_alias)))
         return alt(*forms) if forms else None
 
     def rules_wanted(self) -> set[str]:
@@ -456,8 +529,11 @@ class QueryRules(RuleBuilder):
         out: list[Expr] = []
         calls = "call" in self.rules_wanted()
         if calls and self.has("table_function"):
-            named = opt(name_alias) if self.has("table_function_bare") else name_alias
-            out.append(seq(ref("function_call"), named))
+            function_alias = name_alias
+            if self.has("table_function_columns"):
+                function_alias = seq(function_alias, opt(columns))
+            named = opt(function_alias) if self.has("table_function_bare") else function_alias
+            out.append(seq(ref("table_call"), named))
         if self.has("unnest"):
             unnest = seq(kw("UNNEST"), self.parens(self.separated(ref("expr"))))
             alias: Expr = seq(kw("AS"), ref("ident"))
@@ -471,7 +547,10 @@ class QueryRules(RuleBuilder):
                 tails.append(seq(opt(as_name), kw("WITH", "OFFSET"), opt(as_name)))
             out.append(seq(unnest, alt(*tails)))
         if calls and self.has("table_of"):
-            out.append(seq(kw("TABLE"), self.parens(ref("function_call")), opt(name_alias)))
+            of_alias = name_alias
+            if self.has("table_of_columns"):
+                of_alias = seq(of_alias, opt(columns))
+            out.append(seq(kw("TABLE"), self.parens(ref("table_call")), opt(of_alias)))
         if self.has("values_table"):
             rows = self.separated(self.parens(self.separated(ref("expr"))))
             values = self.parens(kw("VALUES"), rows)

@@ -157,6 +157,8 @@ class RuleBuilder:
         self.over_clause: Expr = empty()
         self.within_group: Expr = empty()
         self.nulls_inside: Expr = empty()
+        self.named_scalar: list[Expr] = []
+        self.named_table: list[Expr] = []
 
     def keyword(self, *words: str) -> Expr:
         """The terminals of fixed-syntax words, in sequence."""

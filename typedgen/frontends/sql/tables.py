@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from typedgen.frontends.sql.named import NamedCall, probe_named_calls
 from typedgen.frontends.sql.probes import FEATURE_PROBES, READ_FEATURES
 
 __all__ = [
@@ -193,6 +194,9 @@ class DialectTables:
     for_named_options: tuple[str, ...] = ()
     """Options of ``FOR XML``/``FOR JSON`` that take a name in parentheses (``PATH('row')``,
     ``ROOT('r')``) and round-trip with and without it."""
+    named_calls: tuple[NamedCall, ...] = ()
+    """Functions that take named arguments (``FLATTEN(INPUT => x)``), as probed
+    (:mod:`typedgen.frontends.sql.named`)."""
     range_words: frozenset[str] = frozenset()
     """Words and symbols that start a range predicate for sqlglot's parser (its
     ``RANGE_PARSERS``: ``IN``, ``LIKE``, ``IS``...): after a negated range, sqlglot
@@ -315,6 +319,8 @@ def _word_roles(
         _names(f"SELECT {w} FROM t", dialect, word, "column")
         # Followed by a bare alias at the end: SELECT interval x is INTERVAL 'x' for some.
         and _names(f"SELECT {w} x", dialect, word, "column")
+        # Followed by "<": SELECT range < x is a nested type (RANGE<...>) for sqlglot.
+        and _names(f"SELECT {w} < x", dialect, word, "column")
         and _names(f"SELECT t.{w} FROM t", dialect, word, "column")
         and _names(f"SELECT a FROM {w}", dialect, word, "table")
         and _names(f"SELECT a AS {w} FROM t", dialect, word, "alias")
@@ -353,6 +359,17 @@ def _name_roles(word: str, dialect: Any) -> tuple[bool, bool, bool]:
         and _names(f"SELECT a FROM u, {w}", dialect, word, "table")
     )
     return after_as, member, table
+
+
+def _named_counts(arity: Arity | None) -> tuple[int, ...]:
+    """Plain-argument counts to probe before named ones: those the function takes in
+    ``SELECT`` (up to three), none where it takes none there."""
+    if arity is None:
+        return ()
+    counts = [c for c in arity.counts if c <= 3]
+    if arity.rest is not None and arity.rest <= 3:
+        counts.append(arity.rest)
+    return tuple(sorted(set(counts)))
 
 
 def _probe_arity(name: str, dialect: Any) -> Arity | None:
@@ -528,7 +545,8 @@ def _comments(entries: Any) -> tuple[str, ...]:
 
 def _module_text() -> bytes:
     here = Path(__file__)
-    return here.read_bytes() + here.with_name("probes.py").read_bytes()  # the probes asked
+    # The probes asked: their modules are part of the key.
+    return b"".join(here.with_name(n).read_bytes() for n in (here.name, "probes.py", "named.py"))
 
 
 _CODE = _module_text()
@@ -675,6 +693,26 @@ def _read_tables(name: str) -> DialectTables:
         if format_types:
             features |= {"cast_format"}
         for_options = _for_options(par, dialect)
+        arities = {f.name: f.arity for f in functions}
+        reserved = frozenset(w.upper() for w in getattr(gen, "RESERVED_KEYWORDS", ()) or ())
+        named_calls = probe_named_calls(
+            (
+                (
+                    fname,
+                    exp.FUNCTION_BY_NAME.get(fname),
+                    _named_counts(arities.get(fname)),
+                )
+                for fname in sorted(par.FUNCTIONS)
+                if fname
+                and set(fname) <= _WORD_CHARS
+                and not fname[0].isdigit()
+                and not _SPELLED_OUT.search(fname)
+            ),
+            features,
+            dialect,
+            lambda sql, d: _round_trips(sql, d, exact=False),
+            keywords=[w for w, roles in word_roles.items() if not roles[0] or w in reserved],
+        )
         historical_kinds = tuple(
             kind
             for kind in sorted(getattr(par, "HISTORICAL_DATA_KIND", ()) or ())
@@ -697,7 +735,7 @@ def _read_tables(name: str) -> DialectTables:
         comments=_comments(tok.COMMENTS),
         dash_comment_space=_dash_comment_space(dialect),
         keywords=keywords,
-        reserved=frozenset(w.upper() for w in getattr(gen, "RESERVED_KEYWORDS", ()) or ()),
+        reserved=reserved,
         word_roles=word_roles,
         name_roles={w: roles for w, roles in name_roles.items() if any(roles)},
         symbols=tuple(
@@ -730,6 +768,7 @@ def _read_tables(name: str) -> DialectTables:
         for_xml_options=for_options[0],
         for_json_options=for_options[1],
         for_named_options=for_options[2],
+        named_calls=named_calls,
         range_words=frozenset(
             text.upper()
             for text, token in {**tok.KEYWORDS, **tok.SINGLE_TOKENS}.items()
