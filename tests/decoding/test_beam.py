@@ -6,7 +6,7 @@ import jsonschema
 import pytest
 
 import typedgen
-from tests.decoding.test_loop import SCHEMA, UNBOUNDED
+from tests.decoding.test_loop import SCHEMA, UNBOUNDED, WIDE
 from typedgen.models import LoadedModel
 
 
@@ -19,6 +19,17 @@ def test_beams_finish_within_the_budget(tiny: LoadedModel, max_tokens: int) -> N
     jsonschema.validate(details.value, UNBOUNDED)
     assert details.closed_early
     assert details.sampled_tokens + details.forced_tokens <= max_tokens
+
+
+def test_beams_finish_when_the_completion_is_longer_than_the_usual_window(
+    tiny: LoadedModel,
+) -> None:
+    # WIDE takes 182 tokens to close from the start: the search starts that much earlier.
+    generator = typedgen.Generator(WIDE, tiny, num_beams=2, loop_guard=False)
+    details = generator("x", max_tokens=200, on_max_tokens="finish", return_details=True)
+    jsonschema.validate(details.value, WIDE)
+    assert details.closed_early
+    assert details.sampled_tokens + details.forced_tokens <= 200
 
 
 @pytest.mark.parametrize("beams", [1, 3])

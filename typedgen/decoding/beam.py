@@ -21,9 +21,11 @@ import numpy as np
 
 from typedgen.decoding.forward import Forward
 from typedgen.decoding.loop import (
+    CLOSE_WINDOW,
     DecodeOptions,
     Speller,
     closing_tokens,
+    completion_need,
     describe_expected,
     incomplete,
 )
@@ -87,6 +89,9 @@ def beam_search(
     finish = options.on_max_tokens == "finish"
     forward = Forward(model.model, 1, model.device, pad)
     root = _Beam(0.0, [], compiled.matcher())
+    # As for one sequence, completions are searched from the usual window plus the length of
+    # the shortest completion (here measured once, from the start).
+    window = CLOSE_WINDOW + completion_need(root.matcher, speller) if finish else CLOSE_WINDOW
     if jump:
         _jump(root, speller, budget)
     feed = prompt + root.pending
@@ -144,7 +149,7 @@ def beam_search(
             if jump:
                 _jump(beam, speller, budget)
             if finish and not matcher.is_complete():
-                tail = closing_tokens(matcher, speller, budget - len(beam.tokens))
+                tail = closing_tokens(matcher, speller, budget - len(beam.tokens), window=window)
                 if tail is not None and _accept_all(matcher, tail):
                     beam.tokens.extend(tail)
                     beam.forced += len(tail)

@@ -273,8 +273,7 @@ def closing_tokens(
     only within ``window`` tokens of the budget's end."""
     if room > window:
         return None
-    tail = matcher.shortest_completion()
-    tokens = None if tail is None else speller.spell(tail)
+    tokens = completion_tokens(matcher, speller)
     # Leave the model every step that still leaves room for the closing tokens (plus a
     # margin: one sampled token may open something that lengthens the completion).
     if tokens is None or len(tokens) > room or (not now and len(tokens) + CLOSE_MARGIN < room):
@@ -282,11 +281,16 @@ def closing_tokens(
     return tokens
 
 
-def completion_need(matcher: Matcher, speller: Speller) -> int:
-    """Tokens of the grammar's shortest completion from here (0 when none is found)."""
+def completion_tokens(matcher: Matcher, speller: Speller) -> list[int] | None:
+    """The tokens of the grammar's shortest completion from here (``None``: none found)."""
     tail = matcher.shortest_completion()
-    spelled = None if tail is None else speller.spell(tail)
-    return 0 if spelled is None else len(spelled)
+    return None if tail is None else speller.spell(tail)
+
+
+def completion_need(matcher: Matcher, speller: Speller) -> int:
+    """How many tokens the grammar's shortest completion from here takes (0: none found)."""
+    tokens = completion_tokens(matcher, speller)
+    return 0 if tokens is None else len(tokens)
 
 
 def overruns(
@@ -303,10 +307,9 @@ def overruns(
     if not matcher.accept_token(token):
         return False
     try:
-        tail = matcher.shortest_completion()
+        spelled = completion_tokens(matcher, speller)
     finally:
         matcher.rollback(1)
-    spelled = None if tail is None else speller.spell(tail)
     return spelled is None or len(spelled) > room - 1
 
 
