@@ -72,6 +72,33 @@ def test_disk_cache_round_trip(fresh_cache: Path) -> None:
     assert _walk_masks(first, b"{ab:12}") == _walk_masks(second, b"{ab:12}")
 
 
+def test_disk_cache_is_bounded_in_bytes(fresh_cache: Path) -> None:
+    import os
+    import time
+
+    vocab = byte_vocabulary()
+    grammars = [Grammar.from_gbnf(f'root ::= "{c}" [a-z]+') for c in "abcdef"]  # one size
+    folder = fresh_cache / "compiled"
+    typedgen.Compiler().compile(grammars[0], vocab)
+    size = sum(f.stat().st_size for f in folder.glob("*.npz"))
+    compiler = typedgen.Compiler(disk_cache_bytes=int(2.5 * size))
+    stamp = time.time() - 100
+    for k, g in enumerate(grammars[1:], 1):
+        compiler.compile(g, vocab)
+        for f in folder.glob("*.npz"):  # mtimes a second apart: the order is unambiguous
+            if f.stat().st_mtime > stamp + k:
+                os.utime(f, (stamp + k, stamp + k))
+    kept = sorted(folder.glob("*.npz"), key=lambda f: f.stat().st_mtime)
+    assert len(kept) == 2  # within 2.5 files' bytes
+    assert sum(f.stat().st_size for f in kept) <= 2.5 * size * 1.2
+    # The newest is kept, and loads from disk in a fresh compiler.
+    trie_mod._MEMORY.clear()
+    again = typedgen.Compiler().compile(grammars[-1], vocab)
+    assert again.timings.get("loaded_from_disk") == 1.0
+    with pytest.raises(typedgen.OptionError):
+        typedgen.Compiler(disk_cache_bytes=-1)
+
+
 def test_disk_format_is_data_not_pickle(fresh_cache: Path) -> None:
     typedgen.Compiler().compile(GRAMMAR, byte_vocabulary())
     (path,) = (fresh_cache / "compiled").glob("*.npz")

@@ -14,6 +14,7 @@ fingerprint); per-vocabulary tries are cached beside them. ``$TYPEDGEN_CACHE_DIR
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import threading
@@ -54,7 +55,9 @@ class Compiler:
 
     ``cache_bytes`` bounds the compiled grammars kept in memory, counting each one's engine
     (its masks, tables and states) as well as the artefact; least recently used ones are
-    dropped first. ``disk_cache`` is ``True`` (the default location), ``False``, or a folder.
+    dropped first. ``disk_cache`` is ``True`` (the default location), ``False``, or a folder;
+    ``disk_cache_bytes`` bounds its compiled grammars (least recently used files go first: a
+    service compiling one schema per request would otherwise fill the disk).
     ``engine`` is ``"native"``, ``"python"`` or ``None`` (``TYPEDGEN_ENGINE``, else native
     when built). ``limits`` bounds each engine's caches. Thread-safe.
     """
@@ -66,14 +69,17 @@ class Compiler:
         disk_cache: bool | str | os.PathLike[str] = True,
         engine: str | None = None,
         limits: EngineLimits | None = None,
+        disk_cache_bytes: int = 2 << 30,
     ) -> None:
-        if cache_bytes < 0:
+        if cache_bytes < 0 or disk_cache_bytes < 0:
             raise OptionError(
-                f"cache_bytes must be >= 0, not {cache_bytes}",
+                f"cache_bytes and disk_cache_bytes must be >= 0, not {cache_bytes}"
+                f" and {disk_cache_bytes}",
                 code="option-value",
-                hint="0 keeps nothing in memory",
+                hint="0 keeps nothing in memory (on disk: the newest file only)",
             )
         self.cache_bytes = int(cache_bytes)
+        self.disk_cache_bytes = int(disk_cache_bytes)
         self.disk_cache = disk_cache
         self.engine = engine
         self.limits = limits or EngineLimits()
@@ -142,9 +148,11 @@ class Compiler:
         path = root / "compiled" / f"{key[:40]}.npz" if root is not None else None
         pg = load_parser_grammar(path, version=version, key=key) if path is not None else None
         timings: dict[str, float] = {"trie_s": t1 - t0}
-        if pg is not None:
+        if pg is not None and path is not None:
             timings["loaded_from_disk"] = 1.0
             self._disk_hits += 1
+            with contextlib.suppress(OSError):
+                os.utime(path)  # recently used: the disk bound drops it last
         else:
             pg = lower(grammar)
         t_checks = time.perf_counter()
@@ -167,6 +175,7 @@ class Compiler:
         if path is not None and "loaded_from_disk" not in timings:
             try:
                 save_parser_grammar(path, pg, version=version, key=key)
+                self._bound_disk(path.parent)
             except OSError:
                 pass
         if cache:
@@ -174,6 +183,24 @@ class Compiler:
                 self._memory[mem_key] = compiled
                 self._evict()
         return compiled
+
+    def _bound_disk(self, folder: Path) -> None:
+        """Delete the least recently used compiled grammars in ``folder`` until the rest fit
+        in ``disk_cache_bytes`` (the newest file always stays)."""
+        files = []
+        for entry in os.scandir(folder):
+            if entry.name.endswith(".npz"):
+                with contextlib.suppress(OSError):
+                    stat = entry.stat()
+                    files.append((stat.st_mtime, stat.st_size, entry.path))
+        total = sum(size for _, size, _ in files)
+        files.sort()
+        for _, size, name in files[:-1]:
+            if total <= self.disk_cache_bytes:
+                break
+            with contextlib.suppress(OSError):  # another process may have removed it
+                os.unlink(name)
+                total -= size
 
     def _evict(self) -> None:
         total = sum(_footprint(c) for c in self._memory.values())
