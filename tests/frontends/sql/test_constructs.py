@@ -152,6 +152,10 @@ CONSTRUCTS = [
     ("duckdb", "SELECT a FROM t WHERE b USING SAMPLE 10% ORDER BY a", "postgres"),
     ("duckdb", "SELECT a FROM t USING SAMPLE 10 PERCENT (bernoulli, 7)", "snowflake"),
     ("duckdb", "SELECT a FROM t USING SAMPLE RESERVOIR (50 ROWS) REPEATABLE (1)", "generic"),
+    # Functions without parentheses, where each round-trips (T-SQL writes GETDATE()).
+    ("sqlite", "SELECT a FROM t WHERE d < CURRENT_DATE", "tsql"),
+    ("sqlite", "SELECT CURRENT_TIME, CURRENT_TIMESTAMP", "generic"),
+    ("postgres", "SELECT CURRENT_USER, CURRENT_TIMESTAMP - d FROM t", "sqlite"),
 ]
 
 

@@ -272,6 +272,10 @@ class ExpressionRules(RuleBuilder):
         primaries += self.collections()
         primaries += self.special_calls()
         primaries += self.placeholders()
+        # Functions written without parentheses, where they round-trip (sqlglot's
+        # NO_PAREN_FUNCTIONS: 'WHERE placed > CURRENT_DATE').
+        niladic = ("current_date", "current_time", "current_timestamp", "current_user")
+        primaries += [kw(word.upper()) for word in niladic if self.has(word)]
         self.rule("primary", alt(*primaries))
         literals: list[Expr] = [Ref("INTEGER"), Ref("DECIMAL"), Ref("STRING"), kw("NULL")]
         if self.has("booleans"):

@@ -200,6 +200,11 @@ FEATURE_PROBES: dict[str, str] = {
     "pivot_chain": "SELECT * FROM t PIVOT(SUM(a) FOR b IN ('x')) PIVOT(MAX(c) FOR d IN ('y'))",
     "tablesample_bucket": "SELECT a FROM t TABLESAMPLE (BUCKET 1 OUT OF 5)",
     "tablesample_bucket_on": "SELECT a FROM t TABLESAMPLE (BUCKET 1 OUT OF 5 ON x)",
+    # Functions written without parentheses (sqlglot's NO_PAREN_FUNCTIONS).
+    "current_date": "SELECT CURRENT_DATE",
+    "current_time": "SELECT CURRENT_TIME",
+    "current_timestamp": "SELECT CURRENT_TIMESTAMP",
+    "current_user": "SELECT CURRENT_USER",
     "frame_expr": "SELECT SUM(x) OVER (ORDER BY b ROWS BETWEEN a + 1 PRECEDING AND 2 FOLLOWING)"
     " FROM t",
     # Round 3.
