@@ -289,3 +289,8 @@ def test_only_whitespace_follows(smollm2_vocab: typedgen.Vocabulary, engine: str
     assert not ends(typedgen.Regex(r"a\s*b?"), b"a ")  # 'b' may follow the spaces
     assert not ends(typedgen.Regex(r"a"), b"")  # incomplete
     assert ends(typedgen.Regex(r"a"), b"a")  # nothing may follow
+    compiled = tg_compile(typedgen.Regex(r"a\s*"), smollm2_vocab)
+    terminated = compiled.matcher()
+    eos = next(iter(smollm2_vocab.eos_ids))
+    assert terminated.accept_bytes(b"a") and terminated.accept_token(eos)
+    assert terminated.only_whitespace_follows()  # as the loop's end check had it

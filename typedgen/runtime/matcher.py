@@ -122,8 +122,8 @@ class Matcher:
         """Whether the text is complete and nothing but whitespace may follow it, two bytes deep
         (after SQL's closing ``;``), or nothing at all: anything more is trailing whitespace, so
         decoding ends there instead of spending tokens on it. Cheap where anything else may
-        follow: one look at the allowed bytes."""
-        if not self.is_complete() or self.is_terminated():
+        follow: one look at the allowed bytes. True once EOS is accepted."""
+        if not self.is_complete():
             return False
         allowed = self.allowed_bytes()
         if not _WHITESPACE.issuperset(allowed):
