@@ -43,3 +43,28 @@ def test_bad_bound_and_name_clash() -> None:
         with_scratchpad(clash, 10)
     assert named.value.code == "reasoning-rule-clash"
     assert str(named.value.origin).startswith("<lark>:2")  # the clashing rule's own line
+
+
+def test_scratchpad_keeps_reserved_terminals(smollm2_vocab: Any) -> None:
+    """SQL grammars reserve keyword terminals; the scratchpad keeps them (it dropped them, and
+    ``reasoning=True`` with any ``Sql`` type failed to build)."""
+    sql = typedgen.Sql("sqlite")
+    from typedgen.outputs import adapter_for
+
+    grammar = adapter_for(sql).grammar(sql)
+    assert grammar.reserved
+    padded = with_scratchpad(grammar, 40)
+    assert padded.reserved == grammar.reserved
+    matcher = typedgen.compile(padded, smollm2_vocab).matcher()
+    assert matcher.accept_bytes(b"Reasoning: count them\nAnswer: SELECT 1")
+    assert matcher.is_complete()
+    bare = typedgen.compile(grammar, smollm2_vocab)
+    for answer in (b"SELECT select ", b"SELECT a FROM from ", b"SELECT a AS b FROM t "):
+        want = bare.matcher().accept_bytes(answer)
+        got = (
+            typedgen.compile(padded, smollm2_vocab)
+            .matcher()
+            .accept_bytes(b"Reasoning: x\nAnswer: " + answer)
+        )
+        assert got == want, answer
+    assert not bare.matcher().accept_bytes(b"SELECT select ")

@@ -86,6 +86,7 @@ def with_scratchpad(grammar: Grammar, max_chars: int = DEFAULT_SCRATCH_CHARS) ->
         ignore=grammar.ignore,
         origin=grammar.origin,
         deferred=grammar.deferred,
+        reserved=grammar.reserved,
     )
 
 
