@@ -8,7 +8,7 @@ import pytest
 
 import typedgen
 from typedgen.ir import Grammar
-from typedgen.reasoning import split, with_scratchpad
+from typedgen.reasoning import Scratchpad, scratchpad_from, split, with_scratchpad
 
 
 @pytest.mark.parametrize("bound", [1, 5, 14, 15, 16, 17, 31, 32, 33, 40, 70])
@@ -68,3 +68,45 @@ def test_scratchpad_keeps_reserved_terminals(smollm2_vocab: Any) -> None:
         )
         assert got == want, answer
     assert not bare.matcher().accept_bytes(b"SELECT select ")
+
+
+@pytest.mark.parametrize("bound", [1, 15, 16, 17, 40])
+def test_fenced_scratchpad_bound_and_fence(smollm2_vocab: Any, bound: int) -> None:
+    """The fenced text counts characters other than backticks; three backticks open the answer."""
+    grammar = Scratchpad("fenced", bound, tag="sql").grammar(Grammar.from_choice(["yes", "no"]))
+    compiled = typedgen.compile(grammar, smollm2_vocab)
+    units = ["a", "`b", "``c", "\n"]  # each counts as one character
+    for length in sorted({0, 1, bound - 1, bound, bound + 1} - {-1}):
+        text = "".join(units[i % 4] for i in range(length)) + "```sql\nno\n```"
+        matcher = compiled.matcher()
+        accepted = matcher.accept_bytes(text.encode()) and matcher.is_complete()
+        assert accepted == (length <= bound), (bound, text)
+    if bound < 30:
+        return
+    matcher = compiled.matcher()
+    assert matcher.accept_bytes(b"Think.\nThen `x` and ``y``.\n```")
+    assert matcher.forced_bytes() == b"sql\n"
+    assert not compiled.matcher().accept_bytes(b"```json")
+    assert not compiled.matcher().accept_bytes(b"```sql\nmaybe")
+
+
+def test_fenced_split_and_options() -> None:
+    pad = Scratchpad("fenced", tag="sql")
+    text = "Count them.\n```sql\nSELECT 1\n```"
+    reasoning, answer, at = pad.split(text)
+    assert (reasoning, answer) == ("Count them.\n", "SELECT 1")
+    assert text[at:].startswith(answer)
+    assert pad.split("still thinking")[1] == ""
+    assert (
+        pad.instruction() == "You may explain first; then write the answer in a ```sql code block."
+    )
+    assert Scratchpad().instruction() is None
+    assert scratchpad_from(True) == Scratchpad() and scratchpad_from(False) is None
+    assert scratchpad_from(300) == Scratchpad(max_chars=300)
+    assert scratchpad_from("fenced") == Scratchpad("fenced")
+    for bad in ("free", 0, 2.5):
+        with pytest.raises(typedgen.OptionError) as err:
+            scratchpad_from(bad)
+        assert err.value.code == "reasoning-bound"
+    with pytest.raises(typedgen.OptionError, match="tag"):
+        Scratchpad("fenced", tag="s q")

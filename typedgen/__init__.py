@@ -47,6 +47,7 @@ from typedgen.frontends.sql import Sql, SqlDialect
 from typedgen.generation import Details, Generator, StreamEvent, generate
 from typedgen.models import LoadedModel, load_model
 from typedgen.outputs import OutputAdapter, register_adapter, unregister_adapter
+from typedgen.reasoning import Scratchpad
 from typedgen.repair import Repair
 from typedgen.runtime import fill_batch
 from typedgen.runtime.matcher import Matcher
@@ -95,6 +96,7 @@ __all__ = [
     "Regex",
     "Repair",
     "SchemaError",
+    "Scratchpad",
     "Sql",
     "SqlDialect",
     "StreamEvent",

@@ -180,7 +180,9 @@ class Generator:
     """An output type compiled once for a model, called many times.
 
     ``reasoning=True`` (or a character bound, e.g. ``reasoning=2000``) puts a free-text
-    scratchpad before the structure. Every other keyword is a default for the calls and may be
+    scratchpad before the structure; ``reasoning="fenced"`` lets the model explain in free text
+    and then write the output in a Markdown code block, as chat models do unconstrained (see
+    :class:`typedgen.Scratchpad`). Every other keyword is a default for the calls and may be
     overridden per call: ``max_tokens``, ``temperature``, ``top_k``, ``top_p``, ``seed``,
     ``jump_forward``, ``on_max_tokens``, ``num_beams``, ``max_retries``, ``system``,
     ``instructions``, ``validators``, ``loop_guard`` (``True``: stop degenerate loops inside
@@ -208,7 +210,7 @@ class Generator:
         output_type: object,
         model: LoadedModel | None = None,
         *,
-        reasoning: bool | int = False,
+        reasoning: bool | int | str | _scratch.Scratchpad = False,
         **defaults: Any,
     ) -> None:
         self.output_type = output_type
@@ -216,17 +218,16 @@ class Generator:
         self._settings = _Settings().updated(defaults)
         adapter = adapter_for(output_type)
         grammar = adapter.grammar(output_type)
-        self.reasoning = (
-            0
-            if reasoning is False
-            else _scratch.DEFAULT_SCRATCH_CHARS
-            if reasoning is True
-            else int(reasoning)
-        )
+        pad = _scratch.scratchpad_from(reasoning)
+        if pad is not None and pad.style == "fenced" and pad.tag is None:
+            pad = replace(pad, tag=adapter.fence_tag(output_type))
+        self.scratchpad: _scratch.Scratchpad | None = pad
+        self.reasoning = pad.max_chars if pad is not None else 0
+        """The scratchpad's character bound (0: no scratchpad)."""
         self._adapter = adapter
         self._answer_grammar = grammar
-        if self.reasoning:
-            grammar = _scratch.with_scratchpad(grammar, self.reasoning)
+        if pad is not None:
+            grammar = pad.grammar(grammar)
         self.grammar: Grammar = grammar
         self._bind = adapter.binder(output_type)
         self._json = adapter.is_json(output_type)
@@ -469,13 +470,13 @@ class Generator:
     ) -> tuple[int, Repair] | None:
         """The token where the rejection's place begins, and what excluding it records."""
         text = attempt.text
-        answer = _scratch.split(text)[1] if self.reasoning else text
-        if not text.endswith(answer):
-            return None
+        answer, answer_at = text, 0
+        if self.scratchpad is not None:
+            _, answer, answer_at = self.scratchpad.split(text)
         fault = locate(self.output_type, answer, attempt.cause)
         if fault is None:
             return None
-        start = len(text) - len(answer) + fault.start
+        start = answer_at + fault.start
         if answer[fault.start : fault.start + 1] == '"':
             start += 1  # a string value: the model's choice begins after the quote
         target = len(text[:start].encode("utf-8"))
@@ -492,13 +493,14 @@ class Generator:
         utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
         parser = PartialJSONParser() if self._json else None
         text = ""
-        answer_from = None if self.reasoning else 0
+        mark = self.scratchpad.answer_mark if self.scratchpad is not None else ""
+        answer_from = None if mark else 0
         fed = 0
         if decoder.rows[0].tokens:  # continuing after a rewind: restart from the kept text
             text = decoder.text(row)
             fed = 0
             parser = PartialJSONParser() if self._json else None
-            answer_from = None if self.reasoning else 0
+            answer_from = None if mark else 0
             yield StreamEvent("", text, attempt_no, None)
         for update in decoder.steps():
             for _, new_bytes in update:
@@ -508,8 +510,8 @@ class Generator:
                 text += delta
                 partial = None
                 if parser is not None:
-                    if answer_from is None and _scratch.ANSWER_MARK in text:
-                        answer_from = text.index(_scratch.ANSWER_MARK) + len(_scratch.ANSWER_MARK)
+                    if answer_from is None and mark in text:
+                        answer_from = text.index(mark) + len(mark)
                     if answer_from is not None:
                         state = parser.feed(text[max(fed, answer_from) :])
                         fed = len(text)
@@ -553,8 +555,8 @@ class Generator:
             raise error
         reasoning: str | None = None
         answer = text
-        if self.reasoning:
-            reasoning, answer = _scratch.split(text)
+        if self.scratchpad is not None:
+            reasoning, answer, _ = self.scratchpad.split(text)
         if not settings.constrain:
             answer = unconstrained_answer(answer)
         try:
@@ -639,6 +641,9 @@ class Generator:
         """The prompt as chat messages: ``system`` first, the instructions where they belong."""
         messages = messages_of(prompt, settings.system)
         text = self._instructions_text(settings.instructions)
+        pad_note = self.scratchpad.instruction() if self.scratchpad is not None else None
+        if pad_note and settings.instructions is True:
+            text = f"{text}\n{pad_note}" if text else pad_note
         if text is None:
             return messages
         return with_instructions(messages, text, takes_system(self.model.tokenizer))
@@ -685,7 +690,7 @@ def generate(
     prompt: Prompt,
     *,
     model: LoadedModel | None = None,
-    reasoning: bool | int = False,
+    reasoning: bool | int | str | _scratch.Scratchpad = False,
     return_details: bool = False,
     **options: Any,
 ) -> Any:
@@ -725,7 +730,9 @@ def _type_key(output_type: object) -> Any:
 
 
 def _cached_generator(
-    output_type: object, model: LoadedModel | None, reasoning: bool | int
+    output_type: object,
+    model: LoadedModel | None,
+    reasoning: bool | int | str | _scratch.Scratchpad,
 ) -> Generator:
     """``generate``'s Generator for (output type, model, reasoning), built once and reused (the
     grammar, its compiled form and the binder are per Generator; the last 32 are kept)."""

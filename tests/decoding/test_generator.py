@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from enum import Enum
 from typing import Annotated, Any, Literal
 
@@ -179,6 +180,23 @@ def test_reasoning_scratchpad(tiny: LoadedModel) -> None:
     assert details.reasoning is not None and len(details.reasoning) <= 40
     assert "\n" not in details.reasoning
     assert details.value in set(Color)
+
+
+def test_fenced_reasoning(tiny: LoadedModel) -> None:
+    """``reasoning="fenced"``: free text, then the output in a code block tagged by its kind; the
+    prompt says so, and the value binds from the block alone."""
+    generator = typedgen.Generator(Color, tiny, reasoning=typedgen.Scratchpad("fenced", 24))
+    details = generator("a color", return_details=True, max_tokens=80)
+    reasoning, block = details.text.split("```json\n")
+    assert details.reasoning == reasoning and len(reasoning.replace("`", "")) <= 24
+    assert block.endswith("\n```") and details.value in set(Color)
+    assert json.loads(block.removesuffix("\n```")) == details.value.value
+    told = generator._conversation("a color", generator._settings)
+    assert "a ```json code block" in told[0]["content"] + told[-1]["content"]
+    quiet = generator._conversation("a color", replace(generator._settings, instructions=False))
+    assert "code block" not in json.dumps(quiet)
+    sql = typedgen.Generator(typedgen.Sql("sqlite"), tiny, reasoning="fenced")
+    assert sql.scratchpad is not None and sql.scratchpad.answer_mark == "```sql\n"
 
 
 def test_failing_then_passing_validator(tiny: LoadedModel) -> None:

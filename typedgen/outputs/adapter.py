@@ -56,6 +56,10 @@ class OutputAdapter(ABC):
         """Whether the text is JSON: streaming then offers partial objects."""
         return False
 
+    def fence_tag(self, output_type: object) -> str:
+        """The language of a Markdown code block holding the output (``reasoning="fenced"``)."""
+        return ""
+
     def reasoning_keys(self, output_type: object) -> tuple[str, ...]:
         """Top-level JSON keys holding the model's reasoning (``typedgen.Reasoning`` fields)."""
         return ()

@@ -254,6 +254,9 @@ class SqlAdapter(OutputAdapter):
         assert isinstance(output_type, Sql)
         return output_type.parse
 
+    def fence_tag(self, output_type: object) -> str:
+        return "sql"
+
     def instructions(self, output_type: object, limit: int) -> str | None:
         assert isinstance(output_type, Sql)
         kinds = " or ".join(s.replace("_", " ").upper() for s in output_type.statements)
@@ -280,6 +283,9 @@ class _JsonAdapter(OutputAdapter):
 
     def is_json(self, output_type: object) -> bool:
         return True
+
+    def fence_tag(self, output_type: object) -> str:
+        return "json"
 
     def reasoning_keys(self, output_type: object) -> tuple[str, ...]:
         from typedgen.frontends.jsonschema.pydantic import REASONING_KEY
