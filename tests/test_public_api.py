@@ -50,6 +50,7 @@ EXPECTED = {
     "LoadedModel",
     "Matcher",
     "Reasoning",
+    "Scratchpad",
     "Regex",
     "SchemaError",
     "Sql",

@@ -14,6 +14,7 @@ from typing import Any
 from typedgen.frontends.jsonschema.lower import Verdict, lower_schema
 from typedgen.frontends.jsonschema.pydantic import pydantic_schema
 from typedgen.outputs import adapter_for
+from typedgen.types import JsonSchema
 
 __all__ = ["Explanation", "explain"]
 
@@ -56,13 +57,23 @@ class Explanation:
         return "\n".join(lines)
 
 
-def _schema_of(output_type: object) -> tuple[Any, str | None, str] | None:
+def _schema_of(output_type: object) -> tuple[Any, str | None, str, dict[str, Any]] | None:
+    """(schema, validator, name, lowering options) as ``generate`` lowers ``output_type``."""
     kind = adapter_for(output_type).name
     if kind == "json-schema":
-        return output_type, None, "JSON Schema"
+        return output_type, None, "JSON Schema", {"extra_keys": "declared"}
+    if isinstance(output_type, JsonSchema):
+        options = {
+            "spellings": output_type.spellings,
+            "key_order": output_type.key_order,
+            "formats": output_type.formats,
+            "extra_keys": output_type.extra_keys,
+            "whitespace": output_type.whitespace,
+        }
+        return output_type.schema, None, "JSON Schema", options
     if kind == "pydantic":
         name = getattr(output_type, "__name__", None) or repr(output_type)
-        return pydantic_schema(output_type), "Pydantic", name
+        return pydantic_schema(output_type), "Pydantic", name, {}
     return None
 
 
@@ -78,8 +89,7 @@ def explain(output_type: object) -> Explanation:
         grammar = adapter_for(output_type).grammar(output_type)
         whole = Verdict("#", "grammar", "grammar", f"{len(grammar)} rules, exactly")
         return Explanation(type(output_type).__name__, (whole,))
-    schema, validator, name = found
-    lowered = lower_schema(
-        schema, explain=True, validator=validator, source=name, spellings="canonical"
-    )
+    schema, validator, name, options = found
+    options.setdefault("spellings", "canonical")
+    lowered = lower_schema(schema, explain=True, validator=validator, source=name, **options)
     return Explanation(name, tuple(lowered.verdicts))

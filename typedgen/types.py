@@ -124,8 +124,10 @@ class JsonSchema:
     check, so a violating output is retried with the error fed back instead of being refused at
     compile time. A plain schema ``dict`` is ``JsonSchema(schema)``. ``spellings`` is
     ``"canonical"`` here (one conventional text per value: what a model should write and every
-    parser reads alike), where ``Grammar.from_json_schema`` defaults to ``"all"``; ``key_order``
-    and ``formats`` are as there (see docs/json-schema.md).
+    parser reads alike), where ``Grammar.from_json_schema`` defaults to ``"all"``; likewise
+    ``extra_keys`` is ``"declared"`` here (an object that declares properties and says nothing of
+    others takes only the declared ones; ``"schema"`` allows others as JSON Schema does);
+    ``key_order`` and ``formats`` are as there (see docs/json-schema.md).
     """
 
     schema: Any
@@ -134,6 +136,7 @@ class JsonSchema:
     spellings: str = "canonical"
     key_order: str = "schema"
     formats: str = "assert"
+    extra_keys: str = "declared"
 
 
 @dataclass(frozen=True)

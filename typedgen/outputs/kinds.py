@@ -329,6 +329,7 @@ class JsonSchemaAdapter(_JsonAdapter):
             spellings=output_type.spellings,
             key_order=output_type.key_order,
             formats=output_type.formats,
+            extra_keys=output_type.extra_keys,
         )
 
     def binder(self, output_type: object) -> Binder:

@@ -15,7 +15,7 @@ from typing import Any
 
 from typedgen.frontends.jsonschema.layout import Whitespace, WhitespaceSpec
 from typedgen.frontends.jsonschema.lower import Lowered, Verdict, lower_schema
-from typedgen.frontends.jsonschema.state import FormatMode, KeyOrder, Spellings
+from typedgen.frontends.jsonschema.state import ExtraKeys, FormatMode, KeyOrder, Spellings
 from typedgen.ir.grammar import Grammar, register_format
 
 __all__ = ["Lowered", "Verdict", "Whitespace", "json_schema_grammar", "lower_schema"]
@@ -31,6 +31,7 @@ def json_schema_grammar(
     spellings: Spellings = "all",
     formats: FormatMode = "assert",
     key_order: KeyOrder = "schema",
+    extra_keys: ExtraKeys = "schema",
 ) -> Grammar:
     """The grammar of the JSON texts valid against ``schema`` (a dict, a bool or JSON text).
 
@@ -40,7 +41,8 @@ def json_schema_grammar(
     (``1.0`` for an integer, ``1e2``, ``-0``, leap seconds...), ``"canonical"`` one conventional
     spelling (what :func:`typedgen.generate` uses); ``formats="annotate"`` ignores ``format``
     as draft 2020-12 does by default; ``key_order="any"`` lets closed objects list their
-    properties in any order.
+    properties in any order; ``extra_keys="declared"`` gives an object that declares properties
+    and says nothing about others only its declared ones.
     """
     lowered = lower_schema(
         schema,
@@ -51,6 +53,7 @@ def json_schema_grammar(
         spellings=spellings,
         formats=formats,
         key_order=key_order,
+        extra_keys=extra_keys,
     )
     assert lowered.grammar is not None
     return lowered.grammar

@@ -279,6 +279,14 @@ class Containers:
         declared = schema.properties or {}
         for name in required:
             props.setdefault(name, None)
+        closed = self.closes_undeclared(schema, props, patterns)
+        if closed:
+            self.state.note(
+                path,
+                "additionalProperties",
+                "grammar",
+                "not given: only the declared properties (extra_keys='declared')",
+            )
         for name in schema.forbid or []:
             if name in required:
                 return _VOID
@@ -303,8 +311,23 @@ class Containers:
                 continue
             key = Lit(_json_literal(name))
             named.append((name, Seq((key, self.state.colon, value)), is_required))
-        extras = self.extra_members(path, props, patterns, pattern_langs, additional, names_lang)
+        beyond = False if closed else additional  # required names keep `additional` as values
+        extras = self.extra_members(path, props, patterns, pattern_langs, beyond, names_lang)
         return self.object_body(schema, path, named, extras)
+
+    def closes_undeclared(
+        self, schema: Node, props: dict[str, Any], patterns: dict[str, Any]
+    ) -> bool:
+        """Whether ``extra_keys="declared"`` closes this object: it declares properties, says
+        nothing about others (no ``additionalProperties``, ``unevaluatedProperties`` or
+        ``patternProperties``, no folded negation of a property) and needs no more members than
+        it declares (``minProperties``)."""
+        if self.state.extra_keys != "declared" or not props or patterns or schema.neg_props:
+            return False
+        if schema.additional is not MISSING or schema.unevaluated is not MISSING:
+            return False
+        least = schema.bounds.get("minProperties", 0)
+        return isinstance(least, int | float) and least <= len(props)
 
     def extra_members(
         self,

@@ -43,9 +43,11 @@ from typedgen.frontends.jsonschema.state import (
     _MAX_DEPTH,
     _STRUCTURAL,
     _VOID,
+    EXTRA_KEYS,
     FORMAT_MODES,
     KEY_ORDERS,
     SPELLINGS,
+    ExtraKeys,
     FormatMode,
     KeyOrder,
     Lowered,
@@ -520,16 +522,18 @@ def lower_schema(
     spellings: Spellings = "all",
     formats: FormatMode = "assert",
     key_order: KeyOrder = "schema",
+    extra_keys: ExtraKeys = "schema",
 ) -> Lowered:
     """Lower ``schema``; with ``explain=True`` refusals are recorded instead of raised.
 
     ``validator`` names a validator that runs after decoding anyway (``"Pydantic"``); the
     constraints it checks itself (``uniqueItems``, unknown formats) are then deferred to it.
-    ``spellings``, ``formats`` and ``key_order`` are described in :mod:`.base`.
+    ``spellings``, ``formats``, ``key_order`` and ``extra_keys`` are described in :mod:`.state`.
     """
     check_option("spellings", spellings, SPELLINGS)
     check_option("formats", formats, FORMAT_MODES)
     check_option("key_order", key_order, KEY_ORDERS)
+    check_option("extra_keys", extra_keys, EXTRA_KEYS)
     if isinstance(schema, str):
         try:
             schema = json.loads(schema)
@@ -552,6 +556,7 @@ def lower_schema(
         spellings=spellings,
         formats=formats,
         key_order=key_order,
+        extra_keys=extra_keys,
     )
     limit = sys.getrecursionlimit()  # raised only inside the try, so always restored
     sys.setrecursionlimit(max(limit, 20_000))

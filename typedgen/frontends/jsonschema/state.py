@@ -31,9 +31,11 @@ from typedgen.ir.origin import Origin
 from typedgen.ir.passes import simplify
 
 __all__ = [
+    "EXTRA_KEYS",
     "FORMAT_MODES",
     "KEY_ORDERS",
     "SPELLINGS",
+    "ExtraKeys",
     "FormatMode",
     "KeyOrder",
     "Lowered",
@@ -58,6 +60,12 @@ objects of at most ``MAX_ANY_ORDER`` properties (refused by name otherwise)."""
 SPELLINGS: tuple[Spellings, ...] = ("all", "canonical")
 FORMAT_MODES: tuple[FormatMode, ...] = ("assert", "annotate")
 KEY_ORDERS: tuple[KeyOrder, ...] = ("schema", "any")
+ExtraKeys = Literal["schema", "declared"]
+"""``schema``: members beyond the declared properties as the schema says (allowed when
+``additionalProperties`` is not given, as JSON Schema defines); ``declared``: an object that
+declares properties and says nothing about others takes only its declared ones (what a model
+should write; a subset of the valid instances, like ``spellings="canonical"``)."""
+EXTRA_KEYS: tuple[ExtraKeys, ...] = ("schema", "declared")
 
 
 def check_option(name: str, value: object, allowed: tuple[str, ...]) -> None:
@@ -168,8 +176,10 @@ class LoweringState:
         spellings: Spellings = "all",
         formats: FormatMode = "assert",
         key_order: KeyOrder = "schema",
+        extra_keys: ExtraKeys = "schema",
     ) -> None:
         self.root = schema
+        self.extra_keys = extra_keys
         self.mode = mode
         self.spellings = spellings
         self.formats = formats
