@@ -238,6 +238,8 @@ def test_generate_with_fake_backend(
     assert "2 attempt(s)" in captured.err and "closed early" in captured.err
     assert calls[-1][2]["reasoning"] is True and calls[-1][2]["return_details"] is True
     assert calls[-1][2]["instructions"] is False
+    assert main([*argv[:-1], "--reasoning", "fenced"]) == 0
+    assert calls[-1][2]["reasoning"] == "fenced"
 
 
 def test_generate_passes_every_decoding_option(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -127,7 +127,15 @@ def _build_parser() -> argparse.ArgumentParser:
         dest="max_retries",
         help="attempts after one that fails validation (2)",
     )
-    generate.add_argument("--reasoning", action="store_true", help="let the model reason first")
+    generate.add_argument(
+        "--reasoning",
+        nargs="?",
+        const=True,
+        default=False,
+        choices=[True, "fenced"],
+        help='let the model reason first (a "Reasoning:" line; "fenced": free text, then the'
+        " output in a code block)",
+    )
     generate.add_argument(
         "--no-instructions",
         dest="instructions",
