@@ -21,6 +21,7 @@ from typedgen.decoding.loops import (
     inside_free_text,
     loop_guard_from,
     tokens_spelling_prefix,
+    trailing_digits,
 )
 from typedgen.models import LoadedModel
 
@@ -203,6 +204,27 @@ def test_guard_closes_a_runaway_number(tiny: LoadedModel) -> None:
     # Closed at once, back to the run's first unit; the number ends there.
     assert [e.action for e in details.loops] == ["closed"]
     assert details.value["n"] == int(digits[0])
+
+
+def test_guard_ends_a_long_number(tiny: LoadedModel) -> None:
+    """``number_digits``: once that many digits end the text, the next token ends the number,
+    whether or not a unit repeats (here the bound is below the repetition rule's 16 digits)."""
+    generator = typedgen.Generator(NUMBER_SCHEMA, tiny, max_tokens=40)
+    details = generator("Write:", loop_guard=LoopGuard(number_digits=8), return_details=True)
+    jsonschema.validate(details.value, NUMBER_SCHEMA)
+    assert [(e.unit, e.action) for e in details.loops] == [("8 digits", "closed")]
+    longest = max(len(p) for p in tiny.vocabulary.tokens if p.isdigit())
+    assert 8 <= len(str(details.value["n"])) < 8 + longest
+    off = generator("Write:", loop_guard=LoopGuard(number_digits=0), return_details=True)
+    assert [e.unit for e in off.loops] != ["8 digits"]
+
+
+def test_trailing_digits(smollm2_vocab: Any) -> None:
+    pieces = smollm2_vocab.tokens
+    ids = [smollm2_vocab.tokens.index(p) for p in (b"x", b":", b"1", b"2", b"3")]
+    assert trailing_digits(ids, pieces, 99) == 3
+    assert trailing_digits(ids, pieces, 2) == 2  # counted up to the limit
+    assert trailing_digits(ids[:2], pieces, 99) == 0 and trailing_digits([], pieces, 5) == 0
 
 
 def test_digit_runs() -> None:

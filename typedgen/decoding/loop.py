@@ -46,6 +46,7 @@ from typedgen.decoding.loops import (
     find_repetition,
     inside_free_text,
     tokens_spelling_prefix,
+    trailing_digits,
 )
 from typedgen.decoding.sampling import SamplingParams, allowed_ids
 from typedgen.errors import DecodeError, GenerationError, IncompleteOutputError, OptionError
@@ -520,6 +521,12 @@ class Decoder:
             row.close_at = None
         if guard is None:
             return _Steer()
+        limit = guard.number_digits
+        if limit and trailing_digits(row.tokens, self.vocab.tokens, limit) >= limit:
+            closers = closing_bytes(row.matcher)
+            if closers:
+                row.loops.append(LoopEvent(position, f"{limit} digits", 1, "closed"))
+                return _Steer(only_first=closers)
         found = find_repetition(row.tokens, guard)
         if found is None:
             return _Steer()

@@ -33,11 +33,15 @@ Then:
   moving from one loop to the next, as small models do), close. A run of digits closes at
   once, back to its first unit (a penalty only moves a runaway number on to another digit).
 
+A number that runs on without repeating a unit (``1234567890000000000000000123...``) is closed
+too: once ``number_digits`` digits end the text, the next token must end the lexeme.
+
 Detection costs a few list comparisons per token; the byte walk runs only on a candidate.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -59,6 +63,7 @@ __all__ = [
     "digit_run",
     "find_repetition",
     "loop_guard_from",
+    "trailing_digits",
 ]
 
 ACTIONS = ("penalty", "close", "penalty+close")
@@ -89,6 +94,10 @@ class LoopGuard:
     """A unit that crosses lexemes (a key and its value, a nested object, a list item) counts
     as a loop when it spans at least this many bytes; it is penalised, never closed. ``0``
     turns structural loops off."""
+    number_digits: int = 24
+    """A run of this many digits, repeated or not, is a runaway number: the next token must end
+    the lexeme where the grammar allows it (``1234567890000000000000000123...``: 24 digits are
+    beyond any 64-bit integer). ``0`` turns the rule off."""
     close_after: int = 3
     """With ``"penalty+close"``: loops met in one stretch of text before the lexeme is closed
     (a stretch ends when no loop is met for ``max_unit * repeats`` tokens)."""
@@ -103,14 +112,21 @@ class LoopGuard:
         if (
             self.repeats < 2
             or self.max_unit < 1
-            or min(self.min_bytes, self.phrase_bytes, self.structure_bytes, self.penalty) < 0
+            or min(
+                self.min_bytes,
+                self.phrase_bytes,
+                self.structure_bytes,
+                self.number_digits,
+                self.penalty,
+            )
+            < 0
         ):
             raise OptionError(
                 "LoopGuard needs repeats >= 2, max_unit >= 1, and min_bytes, phrase_bytes,"
-                " structure_bytes and penalty >= 0",
+                " structure_bytes, number_digits and penalty >= 0",
                 code="option-value",
                 hint="the defaults are repeats=3, max_unit=32, min_bytes=12, phrase_bytes=16,"
-                " structure_bytes=16, penalty=4.0",
+                " structure_bytes=16, number_digits=24, penalty=4.0",
             )
         if self.close_after < 1:
             raise OptionError(
@@ -195,6 +211,19 @@ def inside_free_text(matcher: Matcher, span: bytes, span_tokens: int) -> bool:
         if not probe.accept_bytes(bytes((b,))) or not probe.inside_lexeme():
             return False
     return probe.in_free_text()
+
+
+def trailing_digits(tokens: list[int], pieces: Sequence[bytes], limit: int) -> int:
+    """How many ASCII digits end the text of ``tokens``, counted up to ``limit`` (one strip of
+    the last token's bytes per step while the text does not end in digits)."""
+    count = 0
+    for token in reversed(tokens):
+        piece = pieces[token]
+        rest = piece.rstrip(b"0123456789")
+        count += len(piece) - len(rest)
+        if rest or count >= limit:
+            break
+    return count
 
 
 def digit_run(span: bytes) -> bool:
