@@ -123,7 +123,6 @@ def _define(name: str, sqlglot: str | None = None, **attrs: object) -> None:
 # probes; nothing here needs an override yet except the refusals.
 for _name in (
     "athena",
-    "databricks",
     "doris",
     "dremio",
     "drill",
@@ -135,7 +134,6 @@ for _name in (
     "presto",
     "singlestore",
     "solr",
-    "spark",
     "spark2",
     "starrocks",
     "tableau",
@@ -153,7 +151,11 @@ _CONNECT_BY = frozenset({"connect_by", "connect_by_nocycle"})
 # reads both everywhere (probes.DIALECT_SPECIFIC).
 _define(
     "postgres",
-    include_features=_PG_LIKE | _XML | {"isnull_op", "notnull_op", "overlay", "overlay_from"},
+    include_features=_PG_LIKE
+    | _XML
+    | {"isnull_op", "notnull_op", "overlay", "overlay_from"}
+    | {"rows_from", "cte_materialized", "overlaps", "current_schema", "substring_for"}
+    | {"any_array", "join_lateral_function"},
 )
 for _name in ("materialize", "risingwave", "redshift"):
     _define(_name, include_features=_PG_LIKE)
@@ -169,12 +171,19 @@ _define(
 )
 _define("bigquery", include_features=_TYPED_LITERALS | {"cast_format"})
 _define("oracle", include_features=_TYPED_LITERALS | _CONNECT_BY | _XML)
+# Spark's lambdas (TRANSFORM(a, x -> x + 1)), generator columns (POSEXPLODE(x) AS (a, b)) and
+# collations in a type (CAST(a AS STRING COLLATE UTF8_BINARY)): sqlglot's base parser reads
+# all three everywhere (probes.DIALECT_SPECIFIC).
+_SPARK = frozenset({"lambda", "alias_columns", "type_collate"})
+for _name in ("spark", "databricks"):
+    _define(_name, include_features=_SPARK)
 _define("teradata", include_features=frozenset({"cast_format"}))
 _define("clickhouse", include_features=frozenset({"limit_by"}))
 # MySQL's a REGEXP 'x' comes back as REGEXP_LIKE(a, 'x').
 _define(
     "mysql",
-    include_features=_TYPED_LITERALS | {"regexp"},
+    include_features=_TYPED_LITERALS
+    | {"regexp", "assign_variable", "straight_join", "interval_column"},
     exclude_features=frozenset({"merge"}),
 )
 # sqlglot's base dialect is native to everything its parser reads (no database refuses).

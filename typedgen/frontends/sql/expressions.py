@@ -19,7 +19,9 @@ class ExpressionRules(RuleBuilder):
     def expressions(self) -> None:
         ref, kw, punct = self.ref, self.keyword, self.punct
         if self.has("bare_condition"):
-            self.rule("expr", seq(ref("conjunction"), star(seq(kw("OR"), ref("conjunction")))))
+            # MySQL's XOR binds between OR and AND: the same texts as another OR.
+            ors = alt(kw("OR"), kw("XOR")) if self.has("xor") else kw("OR")
+            self.rule("expr", seq(ref("conjunction"), star(seq(ors, ref("conjunction")))))
             self.rule("condition", ref("expr"))
         else:
             # Where sqlglot writes a bare value used as a condition as ``x <> 0`` and a
@@ -34,7 +36,10 @@ class ExpressionRules(RuleBuilder):
         # NOT a IN (1) comes back as NOT (a IN (1)), another tree), NOT takes no such operand.
         bare_not = self.has("not_in_bare") and self.has("not_is_bare")
         not_operand = ref("negation") if bare_not else ref("not_operand")
-        self.rule("negation", alt(seq(kw("NOT"), not_operand), ref("equality")))
+        self.rule(
+            "negation",
+            alt(seq(kw("NOT"), not_operand), ref("equality"), *self.vendor_conditions()),
+        )
         eq_ops = [punct("="), punct("<>"), punct("!=")]
         if self.has("nullsafe_eq"):
             eq_ops.append(punct("<=>"))
@@ -50,6 +55,8 @@ class ExpressionRules(RuleBuilder):
             for feature, word in (("all_subquery", "ALL"), ("any_subquery", "ANY"))
             if self.has(feature)
         ]
+        if self.has("any_array"):  # PostgreSQL: 1 = ANY (array)
+            quantified.append(seq(kw("ANY"), self.parens(ref("expr"))))
         self.rule("operand", alt(ref("predicate"), *quantified))
         self.rule("comparison_rhs", seq(ref("operand"), star(seq(cmp_ops, ref("operand")))))
         self.rule(
@@ -135,6 +142,7 @@ class ExpressionRules(RuleBuilder):
         for feature, sym in symbols:
             if self.has(feature):
                 extra.append((sym, seq(self.punct(sym), ref("bitwise"))))
+        extra += self.vendor_predicates()
         suffixes = [*ranges, ("IS", seq(kw("IS"), alt(*tests))), *extra]
         self.rule("predicate_suffix", alt(*(e for _, e in suffixes)))
         # NOT IN and IS NOT only where sqlglot writes NOT over IN and IS bare.
@@ -233,6 +241,9 @@ class ExpressionRules(RuleBuilder):
         types = self.has_types()
         cast_body = self.parens(ref("expr"), kw("AS"), ref("data_type"))
         cast_types: Expr = ref("data_type")
+        if self.has("type_collate"):
+            # Spark's CAST(a AS STRING COLLATE UTF8_BINARY): the collation is the type's.
+            cast_types = alt(cast_types, seq(ref("data_type"), kw("COLLATE"), ref("ident")))
         if self.has("cast_format") and self.tables.format_types - self.options.exclude_types:
             # BigQuery's CAST(x AS STRING FORMAT 'YYYY'), for the types that take it.
             formatted = seq(ref("format_type"), kw("FORMAT"), Ref("STRING"))
@@ -266,11 +277,14 @@ class ExpressionRules(RuleBuilder):
             amount = [Ref("STRING")]
             if self.has("interval_number"):
                 amount.append(Ref("INTEGER"))
+            if self.has("interval_column"):
+                amount.append(ref("column_ref"))  # MySQL's DATE_ADD(a, INTERVAL n DAY)
             primaries.append(seq(kw("INTERVAL"), alt(*amount), units))
         if self.has("interval_bare"):
             primaries.append(seq(kw("INTERVAL"), Ref("STRING")))
         primaries += self.collections()
         primaries += self.special_calls()
+        primaries += self.vendor_primaries()
         primaries += self.placeholders()
         # Functions written without parentheses, where they round-trip (sqlglot's
         # NO_PAREN_FUNCTIONS: 'WHERE placed > CURRENT_DATE').
@@ -284,7 +298,12 @@ class ExpressionRules(RuleBuilder):
             literals.append(seq(kw("DATE"), Ref("STRING")))
         if self.has("timestamp_literal"):
             literals.append(seq(kw("TIMESTAMP"), Ref("STRING")))
-        literals += [Ref(f"PSTRING_{i}") for i in range(len(self.tables.string_forms))]
+        for i, (kind, _, _) in enumerate(self.tables.string_forms):
+            uescape = kind == "unicode" and self.has("uescape")  # U&'d!0061' UESCAPE '!'
+            string: Expr = Ref(f"PSTRING_{i}")
+            if uescape:
+                string = seq(string, opt(seq(kw("UESCAPE"), Ref("STRING"))))
+            literals.append(string)
         self.rule("literal", alt(*literals))
         self.calls()
         self.window()

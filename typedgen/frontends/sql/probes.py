@@ -256,6 +256,48 @@ FEATURE_PROBES: dict[str, str] = {
     "overlay_from": "SELECT OVERLAY(a PLACING b FROM 1)",
     "xmlelement": "SELECT XMLELEMENT(NAME foo, a, 'c'), XMLELEMENT(NAME bar)",
     "xmlattributes": "SELECT XMLELEMENT(NAME foo, XMLATTRIBUTES('x' AS bar, a), 'c')",
+    # Round 5, part A (spark, postgres, mysql, tsql, oracle).
+    # Hive's and Spark's script transform: TRANSFORM(a, b) USING 'cmd' [AS (x INT, y)].
+    "transform_using": "SELECT TRANSFORM(a, b) USING 'cat' AS (x INT, y) FROM t",
+    "transform_using_bare": "SELECT TRANSFORM(a) USING 'cat' FROM t",
+    # WITHIN GROUP where PERCENTILE_CONT is spelled otherwise (Spark's MODE() WITHIN GROUP).
+    "within_group_mode": "SELECT MODE() WITHIN GROUP (ORDER BY a) FROM t",
+    # Spark's VALUES as a table without parentheses.
+    "values_bare": "SELECT * FROM VALUES (1, 2), (3, 4)",
+    "values_bare_alias": "SELECT * FROM VALUES (1, 2) AS t(a, b)",
+    # A pivot over a derived table, and values other than calls as pivot aggregations.
+    "derived_pivot": "SELECT * FROM (SELECT a FROM t) PIVOT(SUM(a) FOR b IN ('x'))",
+    "pivot_any_value": "SELECT * FROM t PIVOT(SUM(a) AS s, 'x' AS y FOR c IN ('z'))",
+    # MINUS for EXCEPT (Oracle, Spark, Snowflake): written back as EXCEPT, the same tree.
+    "minus": "SELECT a FROM t MINUS SELECT a FROM u",
+    # Base-parser constructs (DIALECT_SPECIFIC): lambdas, AS (a, b) after a select item,
+    # COLLATE inside a type.
+    "lambda": "SELECT f(a, x -> x + 1), f(a, (x, y) -> x + y)",
+    "alias_columns": "SELECT f(x) AS (a, b) FROM t",
+    "type_collate": "SELECT CAST(a AS STRING COLLATE x)",
+    # PostgreSQL.
+    "variadic": "SELECT f(a, VARIADIC b) FROM t",
+    "from_only": "SELECT * FROM ONLY t AS x WHERE a = 1",
+    "tablesample_repeatable": "SELECT * FROM t TABLESAMPLE BERNOULLI (50) REPEATABLE (55)",
+    "lateral_ordinality": "SELECT * FROM t, LATERAL f(a) WITH ORDINALITY AS e(v, o)",
+    "uescape": "SELECT U&'d!0061t' UESCAPE '!'",
+    # Base-parser constructs native to PostgreSQL (DIALECT_SPECIFIC).
+    "rows_from": "SELECT * FROM ROWS FROM (f(a), g(b)) WITH ORDINALITY AS x(a, b)",
+    "cte_materialized": "WITH a AS MATERIALIZED (SELECT 1), b AS NOT MATERIALIZED (SELECT 2)"
+    " SELECT 1",
+    "overlaps": "SELECT (a, b) OVERLAPS (c, d) AND e",
+    "current_schema": "SELECT CURRENT_SCHEMA",
+    "substring_for": "SELECT SUBSTRING(a FOR 1)",
+    "any_array": "SELECT 1 = ANY (a) AND 2 <= ANY (b)",
+    "join_lateral_function": "SELECT * FROM t LEFT JOIN LATERAL f(t.id) AS p ON TRUE",
+    # MySQL.
+    "member_of": "SELECT a FROM t WHERE 'ab' MEMBER OF(b) AND c MEMBER OF(d) = e",
+    "sounds_like": "SELECT a FROM t WHERE a SOUNDS LIKE b",
+    "xor": "SELECT a FROM t WHERE a XOR b OR c",
+    "char_using": "SELECT CHAR(65 USING utf8), CHAR(65, 66 USING binary)",
+    "interval_column": "SELECT INTERVAL a DAY, INTERVAL t.b DAY",
+    "assign_variable": "SELECT @a := 1, @b",
+    "straight_join": "SELECT a FROM t STRAIGHT_JOIN u ON t.x = u.y",
 }
 """Each syntax feature the grammar offers, with the SQL that must round-trip for it to be on."""
 
@@ -276,6 +318,9 @@ READ_FEATURES: frozenset[str] = frozenset(
         "nulls_first_asc",
         "nulls_last_asc",
         "nulls_first_desc",
+        "minus",
+        "sounds_like",
+        "substring_for",
     }
 )
 """Features whose probe need not come back in the same spelling, only as the same tree:
@@ -298,6 +343,19 @@ DIALECT_SPECIFIC: frozenset[str] = frozenset(
         "overlay_from",
         "xmlelement",
         "xmlattributes",
+        "lambda",
+        "alias_columns",
+        "type_collate",
+        "assign_variable",
+        "straight_join",
+        "interval_column",
+        "rows_from",
+        "cte_materialized",
+        "overlaps",
+        "current_schema",
+        "substring_for",
+        "any_array",
+        "join_lateral_function",
     }
 )
 """Features sqlglot's base parser reads (and writes back) in *every* dialect, so a round trip

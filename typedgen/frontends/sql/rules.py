@@ -61,6 +61,7 @@ PUNCT = {
     "{": "LBRACE",
     "}": "RBRACE",
     ":": "COLON",
+    ":=": "COLON_EQ",
     "=>": "FARROW",
     "?": "QMARK",
     "#>": "HASH_ARROW",
@@ -205,3 +206,24 @@ class RuleBuilder:
 
     def window(self) -> None:
         raise NotImplementedError  # pragma: no cover - CallRules
+
+    def select_values(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - VendorRules
+
+    def alias_forms(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - VendorRules
+
+    def vendor_tables(self, name_alias: Expr, columns: Expr) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - VendorRules
+
+    def vendor_conditions(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - VendorRules
+
+    def vendor_predicates(self) -> list[tuple[str, Expr]]:
+        raise NotImplementedError  # pragma: no cover - VendorRules
+
+    def vendor_primaries(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - VendorRules
+
+    def vendor_joins(self, primary: Expr, condition: Expr) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - VendorRules

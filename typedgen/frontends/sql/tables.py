@@ -115,6 +115,11 @@ class Function:
     aliased_args: bool = False
     """Whether each argument may be named with ``AS`` (``STRUCT(1 AS a, x AS b)``: sqlglot's
     ``FUNCTIONS_WITH_ALIASED_ARGS``), as probed."""
+    last_args: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    """Special forms of the last argument, each with the argument counts it round-trips at,
+    probed where the dialect has the form (:data:`LAST_ARGUMENTS`): ``lambda``, Spark's
+    ``TRANSFORM(a, x -> x + 1)`` or ``(x, i) -> x + i`` (two or more arguments); ``variadic``,
+    PostgreSQL's ``JSON_EXTRACT_PATH(a, VARIADIC b)``."""
 
 
 @dataclass(frozen=True)
@@ -391,7 +396,41 @@ def _probe_arity(name: str, dialect: Any) -> Arity | None:
         # Takes 4, 5 and 8 arguments: a variadic function (COALESCE, CONCAT, GREATEST...).
         rest = last - 1
         counts = [c for c in counts if c < rest]
+    elif last in counts:
+        # Five but not eight: six and seven too (Spark's MAKE_INTERVAL takes up to seven).
+        counts += [k for k in (6, 7) if takes(k)]
     return Arity(tuple(counts), rest)
+
+
+LAST_ARGUMENTS: dict[str, tuple[int, tuple[str, ...]]] = {
+    "lambda": (2, ("y -> y + 1", "(y, z) -> y + z")),
+    "variadic": (1, ("VARIADIC y", "VARIADIC ARRAY[1]")),
+}
+"""Each special last-argument form (named by its feature): the fewest arguments it needs, and
+the last arguments that must round-trip."""
+
+
+def _last_args(
+    name: str, arity: Arity, features: frozenset[str], dialect: Any
+) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """The special last-argument forms ``name`` takes, with the argument counts each
+    round-trips at (``name(x, ..., last)``)."""
+    out = []
+    for form, (least, lasts) in LAST_ARGUMENTS.items():
+        if form not in features:
+            continue
+        counts = tuple(
+            k
+            for k in arity.counts
+            if k >= least
+            and all(
+                _round_trips(f"SELECT {name}({'x, ' * (k - 1)}{last})", dialect, exact=False)
+                for last in lasts
+            )
+        )
+        if counts:
+            out.append((form, counts))
+    return tuple(out)
 
 
 def _distinct_arities(name: str, arity: Arity, dialect: Any) -> tuple[int, ...]:
@@ -463,7 +502,9 @@ def _string_forms(tok: Any, dialect: Any) -> tuple[tuple[str, str, str], ...]:
                     if _round_trips(f"SELECT {opener}CC", dialect, exact=False):
                         out.append(("hex_number", opener, ""))
                     continue
-                if not (len(closer) == 1 and opener.endswith(closer) and opener[:-1].isalpha()):
+                # (U&'...': PostgreSQL's and Trino's Unicode escapes)
+                prefix = opener[:-1].removesuffix("&")
+                if not (len(closer) == 1 and opener.endswith(closer) and prefix.isalpha()):
                     continue
                 if _round_trips(f"SELECT {opener}{body}{closer}", dialect, exact=False):
                     out.append((kind, opener, closer))
@@ -668,6 +709,11 @@ def _read_tables(name: str) -> DialectTables:
             for name, sql in FEATURE_PROBES.items()
             if _round_trips(sql, dialect, exact=name not in READ_FEATURES)
         )
+        if features & set(LAST_ARGUMENTS):
+            functions = [
+                dataclasses.replace(f, last_args=_last_args(f.name, f.arity, features, dialect))
+                for f in functions
+            ]
         nulls = {name for name in features if name.startswith("nulls_")}
         if not any(_round_trips(FEATURE_PROBES[name], dialect) for name in sorted(nulls)):
             features -= nulls
