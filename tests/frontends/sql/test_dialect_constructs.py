@@ -54,6 +54,21 @@ CONSTRUCTS = [
     ("postgres", "SELECT * FROM t, LATERAL f(a) WITH ORDINALITY AS e(v, o)", "sqlite"),
     ("postgres", "SELECT * FROM m LEFT JOIN LATERAL f(m.id) p ON TRUE", "mysql"),
     ("postgres", "SELECT U&'d!0061t!+000061' UESCAPE '!' AS label", "mysql"),
+    ("postgres", "SELECT a AT TIME ZONE 'UTC' AT TIME ZONE b FROM t", "mysql"),
+    # T-SQL.
+    ("tsql", "SELECT TOP 10 PERCENT WITH TIES a FROM t ORDER BY a", "postgres"),
+    ("tsql", "SELECT TOP (2 + 1) 1, (SELECT TOP (SELECT 1) a FROM t) AS b", "postgres"),
+    ("tsql", "SELECT x FROM a INNER HASH JOIN b ON b.id = a.id LEFT LOOP JOIN c ON 1 = 1", None),
+    ("tsql", "SELECT NEXT VALUE FOR db.schema.seq OVER (ORDER BY foo), col", "postgres"),
+    ("tsql", "SELECT IIF(cond <> 0, 'True', 'False')", "postgres"),
+    ("tsql", "SELECT DATEPART(YEAR, CAST('2017-01-01' AS DATE)), DATEPART(day, a)", None),
+    # Oracle.
+    ("oracle", "SELECT * FROM sales UNPIVOT(q FOR p IN (q1 AS 1, q2 AS 'b'))", "postgres"),
+    ("oracle", "SELECT SYSTIMESTAMP AT TIME ZONE 'UTC'", "mysql"),
+    ("oracle", "SELECT * FROM t SAMPLE (25) s, u SAMPLE (10) SEED (1)", "postgres"),
+    ("oracle", "SELECT e1.x FROM e e1, e e2 WHERE e1.y (+) = e2.y AND e1.z = e2.z (+)", "tsql"),
+    ("oracle", "SELECT NTH_VALUE(x, 2) FROM LAST OVER (ORDER BY y) AS c FROM t", "postgres"),
+    ("oracle", "SELECT CHR(187 USING NCHAR_CS)", "mysql"),
 ]
 
 
@@ -89,6 +104,8 @@ def test_construct(dialect: str, text: str, without: str | None) -> None:
         ("mysql", "SELECT @a := 1"),  # a variable is a parameter: placeholders only
         ("postgres", "SELECT f(VARIADIC a, b)"),  # VARIADIC is the last argument
         ("postgres", "SELECT SUBSTRING(a FOR 1 FROM 2)"),
+        ("oracle", "SELECT a FROM t WHERE a ( +) = b"),  # (+) is one token for sqlglot
+        ("oracle", "SELECT NTH_VALUE(x, 2) FROM FIRST FROM t"),  # a window function only
     ],
 )
 def test_refused(dialect: str, text: str) -> None:
@@ -102,3 +119,11 @@ def test_variable_assignment_with_placeholders() -> None:
     assert sql_accepts(typedgen.Sql("mysql", placeholders=True), text)
     assert round_trips(text, "mysql")[0]
     assert not sql_accepts(typedgen.Sql("postgres", placeholders=True), text)
+
+
+def test_table_variable_with_placeholders() -> None:
+    """T-SQL's ``FROM @v``: a table variable is a parameter, so only with placeholders."""
+    text = "SELECT Employee_ID FROM @MyTableVar AS v"
+    assert sql_accepts(typedgen.Sql("tsql", placeholders=True), text)
+    assert round_trips(text, "tsql")[0]
+    assert not sql_accepts(typedgen.Sql("tsql"), text)

@@ -138,9 +138,11 @@ for _name in (
     "starrocks",
     "tableau",
     "trino",
-    "tsql",
 ):
     _define(_name)
+# T-SQL's table variables (FROM @v, with placeholders) and DATEPART(day, x), AT TIME ZONE:
+# sqlglot's base parser reads them everywhere.
+_define("tsql", include_features=frozenset({"table_variable", "datepart", "at_time_zone"}))
 _TYPED_LITERALS: frozenset[str] = frozenset({"date_literal", "timestamp_literal"})
 _PG_LIKE = frozenset({"cast_operator"}) | _TYPED_LITERALS
 # PostgreSQL's a ISNULL / a NOTNULL come back as IS [NOT] NULL (and other dialects read
@@ -155,7 +157,7 @@ _define(
     | _XML
     | {"isnull_op", "notnull_op", "overlay", "overlay_from"}
     | {"rows_from", "cte_materialized", "overlaps", "current_schema", "substring_for"}
-    | {"any_array", "join_lateral_function"},
+    | {"any_array", "join_lateral_function", "at_time_zone"},
 )
 for _name in ("materialize", "risingwave", "redshift"):
     _define(_name, include_features=_PG_LIKE)
@@ -170,7 +172,13 @@ _define(
     include_features=_CONNECT_BY | {"cast_operator", "historical_at", "historical_before"},
 )
 _define("bigquery", include_features=_TYPED_LITERALS | {"cast_format"})
-_define("oracle", include_features=_TYPED_LITERALS | _CONNECT_BY | _XML)
+_define(
+    "oracle",
+    include_features=_TYPED_LITERALS
+    | _CONNECT_BY
+    | _XML
+    | {"at_time_zone", "systimestamp", "chr_using"},
+)
 # Spark's lambdas (TRANSFORM(a, x -> x + 1)), generator columns (POSEXPLODE(x) AS (a, b)) and
 # collations in a type (CAST(a AS STRING COLLATE UTF8_BINARY)): sqlglot's base parser reads
 # all three everywhere (probes.DIALECT_SPECIFIC).

@@ -298,6 +298,27 @@ FEATURE_PROBES: dict[str, str] = {
     "interval_column": "SELECT INTERVAL a DAY, INTERVAL t.b DAY",
     "assign_variable": "SELECT @a := 1, @b",
     "straight_join": "SELECT a FROM t STRAIGHT_JOIN u ON t.x = u.y",
+    # T-SQL.
+    "top_percent": "SELECT TOP 10 PERCENT a FROM t",
+    "top_ties": "SELECT TOP 10 WITH TIES a FROM t ORDER BY a",
+    "top_expr": "SELECT TOP (a + 1) b FROM t",
+    "top_subquery": "SELECT TOP (SELECT 1) b FROM t",
+    "join_hints": "SELECT x FROM a INNER HASH JOIN b ON b.id = a.id LEFT LOOP JOIN c ON c.id = a.id"
+    " INNER MERGE JOIN d ON d.x = a.x INNER REMOTE JOIN e ON e.x = a.x",
+    "next_value_for": "SELECT NEXT VALUE FOR db.s.seq, NEXT VALUE FOR s OVER (ORDER BY a)",
+    "iif": "SELECT IIF(a > 1, 'x', 'y')",
+    "table_variable": "SELECT a FROM @v",
+    "datepart": "SELECT DATEPART(YEAR, a), DATEPART(day, a)",
+    # Oracle.
+    "unpivot_in_alias": "SELECT * FROM t UNPIVOT(q FOR p IN (q1 AS 1, q2 AS 'b'))",
+    "at_time_zone": "SELECT a AT TIME ZONE 'UTC' FROM t",
+    "systimestamp": "SELECT SYSTIMESTAMP",
+    "sample_alias": "SELECT * FROM t SAMPLE (25) s",
+    "sample_seed": "SELECT * FROM t SAMPLE (10) SEED (1)",
+    "outer_join_mark": "SELECT a FROM t, u WHERE t.y (+) = u.y AND t.z = u.z (+)",
+    "nth_value_from": "SELECT NTH_VALUE(x, 2) FROM FIRST OVER (ORDER BY y),"
+    " NTH_VALUE(x, 2) FROM LAST OVER (ORDER BY y) FROM t",
+    "chr_using": "SELECT CHR(187 USING NCHAR_CS)",
 }
 """Each syntax feature the grammar offers, with the SQL that must round-trip for it to be on."""
 
@@ -356,6 +377,11 @@ DIALECT_SPECIFIC: frozenset[str] = frozenset(
         "substring_for",
         "any_array",
         "join_lateral_function",
+        "table_variable",
+        "datepart",
+        "at_time_zone",
+        "systimestamp",
+        "chr_using",
     }
 )
 """Features sqlglot's base parser reads (and writes back) in *every* dialect, so a round trip

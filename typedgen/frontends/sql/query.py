@@ -124,7 +124,17 @@ class QueryRules(RuleBuilder):
         kw, ref = self.keyword, self.ref
         top: Expr = empty()
         if self.tables.top and self.has("top"):
-            top = opt(seq(kw("TOP"), alt(Ref("INTEGER"), self.parens(Ref("INTEGER")))))
+            counts: list[Expr] = [Ref("INTEGER"), self.parens(Ref("INTEGER"))]
+            if self.has("top_expr"):  # TOP (a + 1), TOP (SELECT 1)
+                counts.append(self.parens(ref("expr")))
+            if self.has("top_subquery"):
+                counts.append(self.parens(ref("query")))
+            count = alt(*counts)
+            if self.has("top_percent"):
+                count = seq(count, opt(kw("PERCENT")))
+            if self.has("top_ties"):
+                count = seq(count, opt(kw("WITH", "TIES")))
+            top = opt(seq(kw("TOP"), count))
         value_item = self.rule(
             "value_item", alt(seq(ref("expr"), opt(ref("alias"))), *self.select_values())
         )
@@ -263,6 +273,7 @@ class QueryRules(RuleBuilder):
         derived = seq(self.parens(ref("query")), derived_alias)
         named: list[Expr] = [seq(opt(table_alias), self.table_hints())]
         named += self.table_samples()
+        named += self.vendor_samples(table_alias)
         pivots = self.pivots()
         if pivots and self.has("pivot_chain"):
             pivots = [Repeat(alt(*pivots), 1)]  # PIVOT(...) PIVOT(...)
@@ -627,7 +638,7 @@ class QueryRules(RuleBuilder):
                 kw("FOR"),
                 ref("ident"),
                 kw("IN"),
-                self.parens(self.separated(ref("column_ref"))),
+                self.parens(self.separated(self.unpivot_column())),
             )
             out.append(
                 seq(

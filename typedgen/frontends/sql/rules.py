@@ -62,6 +62,7 @@ PUNCT = {
     "}": "RBRACE",
     ":": "COLON",
     ":=": "COLON_EQ",
+    "(+)": "OUTER_MARK",
     "=>": "FARROW",
     "?": "QMARK",
     "#>": "HASH_ARROW",
@@ -226,4 +227,10 @@ class RuleBuilder:
         raise NotImplementedError  # pragma: no cover - VendorRules
 
     def vendor_joins(self, primary: Expr, condition: Expr) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - VendorRules
+
+    def vendor_samples(self, table_alias: Expr) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - VendorRules
+
+    def unpivot_column(self) -> Expr:
         raise NotImplementedError  # pragma: no cover - VendorRules

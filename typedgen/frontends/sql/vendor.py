@@ -59,6 +59,10 @@ class VendorRules(RuleBuilder):
             functions = self.parens(self.separated(ref("function_call")))
             ordinality = opt(kw("WITH", "ORDINALITY"))
             out.append(seq(kw("ROWS", "FROM"), functions, ordinality, opt(alias)))
+        if self.has("table_variable") and self.has("at_variable") and self.options.placeholders:
+            # T-SQL: FROM @v, a table variable (variables are parameters: placeholders only)
+            self.params_used.add("AT_PARAM")
+            out.append(seq(Ref("AT_PARAM"), opt(name_alias)))
         if self.has("from_only"):
             out.append(seq(kw("ONLY"), ref("table_name"), opt(name_alias)))
         return out
@@ -94,9 +98,33 @@ class VendorRules(RuleBuilder):
             out.append(kw("CURRENT_SCHEMA"))
         if self.has("substring_for"):  # PostgreSQL: SUBSTRING(a FOR 2), from the start
             out.append(seq(kw("SUBSTRING"), self.parens(ref("expr"), kw("FOR"), ref("expr"))))
-        if self.has("char_using"):
-            args = seq(self.separated(ref("expr")), kw("USING"), ref("ident"))
-            out.append(seq(kw("CHAR"), self.parens(args)))
+        for feature, word in (("char_using", "CHAR"), ("chr_using", "CHR")):
+            if self.has(feature):  # MySQL's CHAR(65 USING utf8), Oracle's CHR(187 USING cs)
+                charset = alt(ref("ident"), kw("BINARY")) if word == "CHAR" else ref("ident")
+                args = seq(self.separated(ref("expr")), kw("USING"), charset)
+                out.append(seq(kw(word), self.parens(args)))
+        if self.has("systimestamp"):
+            out.append(kw("SYSTIMESTAMP"))
+        if self.has("next_value_for"):
+            # T-SQL's and Oracle's sequences: NEXT VALUE FOR db.s.seq [OVER (ORDER BY a)]
+            over = opt(seq(kw("OVER"), self.parens(ref("order_by"))))
+            out.append(seq(kw("NEXT", "VALUE", "FOR"), ref("column_ref"), over))
+        if self.has("iif"):  # T-SQL: IIF(condition, a, b)
+            args = seq(ref("condition"), self.punct(","), ref("expr"), self.punct(","), ref("expr"))
+            out.append(seq(kw("IIF"), self.parens(args)))
+        if self.has("datepart") and self.tables.extract_units:
+            units = alt(*(kw(u) for u in self.tables.extract_units))
+            args = seq(units, self.punct(","), ref("expr"))
+            out.append(seq(kw("DATEPART"), self.parens(args)))
+        if self.has("nth_value_from"):
+            # Oracle: NTH_VALUE(x, 2) FROM FIRST|LAST OVER (...), a window function only.
+            args = self.parens(ref("expr"), self.punct(","), ref("expr"))
+            side = seq(kw("FROM"), alt(kw("FIRST"), kw("LAST")))
+            out.append(seq(kw("NTH_VALUE"), args, side, ref("over")))
+        if self.has("outer_join_mark"):
+            # Oracle's outer-join marker on a column: t.y (+) = u.y (one token for sqlglot,
+            # spaces inside it refused)
+            out.append(seq(ref("column_ref"), self.punct("(+)")))
         return out
 
     def vendor_joins(self, primary: Expr, condition: Expr) -> list[Expr]:
@@ -105,6 +133,13 @@ class VendorRules(RuleBuilder):
         kw = self.keyword
         if self.has("straight_join"):
             out.append(seq(kw("STRAIGHT_JOIN"), primary, opt(condition)))
+        if self.has("join_hints"):
+            # T-SQL's INNER HASH JOIN, LEFT LOOP JOIN... (a side first: HASH JOIN alone is
+            # HASH as an alias)
+            sides = [kw("INNER"), seq(kw("LEFT"), opt(kw("OUTER")))]
+            sides += [seq(kw(w), opt(kw("OUTER"))) for w in ("RIGHT", "FULL")]
+            hints = alt(*(kw(w) for w in ("HASH", "LOOP", "MERGE", "REMOTE")))
+            out.append(seq(alt(*sides), hints, kw("JOIN"), primary, condition))
         if self.has("join_lateral_function") and self.has("lateral_function") and self.any_calls():
             # PostgreSQL: LEFT JOIN LATERAL f(t.id) [AS] p ON TRUE
             side = opt(alt(kw("LEFT"), kw("INNER")))
@@ -118,3 +153,25 @@ class VendorRules(RuleBuilder):
         return bool(self.callable_functions()) or (
             self.options.anonymous_calls and self.has("anonymous")
         )
+
+    def vendor_samples(self, table_alias: Expr) -> list[Expr]:
+        """Oracle's ``t SAMPLE (10) [SEED (1)] [s]``: the alias after the sample."""
+        if not (self.has("sample") and self.has("sample_alias")):
+            return []
+        kw = self.keyword
+        number = alt(Ref("INTEGER"), Ref("DECIMAL"))
+        seed = (
+            opt(seq(kw("SEED"), self.parens(Ref("INTEGER"))))
+            if self.has("sample_seed")
+            else empty()
+        )
+        return [seq(kw("SAMPLE"), self.parens(number), seed, opt(table_alias))]
+
+    def unpivot_column(self) -> Expr:
+        """A column ``UNPIVOT(... IN (...))`` takes: Oracle's and BigQuery's ``q1 AS 1``
+        names its value."""
+        column: Expr = self.ref("column_ref")
+        if self.has("unpivot_in_alias"):
+            value = alt(Ref("INTEGER"), Ref("STRING"))
+            column = seq(column, opt(seq(self.keyword("AS"), value)))
+        return column
