@@ -207,10 +207,10 @@ class ExpressionRules(RuleBuilder):
         self.rule("term", seq(ref("factor"), star(alt(*term_steps))))
         self.rule("factor", seq(ref("unary"), star(seq(alt(*factor_ops), ref("unary")))))
         signs = [punct("-"), punct("+")] + ([punct("~")] if self.has("bit_not") else [])
-        zone: Expr = empty()
+        operand: Expr = ref("postfix")
         if self.has("at_time_zone"):  # sqlglot reads the zone as a unary operand
-            zone = opt(seq(self.keyword("AT", "TIME", "ZONE"), ref("unary")))
-        self.rule("unary", alt(seq(alt(*signs), ref("unary")), seq(ref("postfix"), zone)))
+            operand = seq(operand, opt(seq(self.keyword("AT", "TIME", "ZONE"), ref("unary"))))
+        self.rule("unary", alt(seq(alt(*signs), ref("unary")), operand))
         cast_op = (
             self.options.cast_operator
             if self.options.cast_operator is not None

@@ -96,10 +96,10 @@ class VendorRules(RuleBuilder):
         out: list[Expr] = []
         if self.has("current_schema"):
             out.append(kw("CURRENT_SCHEMA"))
-        if self.has("substring_for"):  # PostgreSQL: SUBSTRING(a FOR 2), from the start
+        if self.has("substring_for") and self.offers("SUBSTRING"):  # SUBSTRING(a FOR 2)
             out.append(seq(kw("SUBSTRING"), self.parens(ref("expr"), kw("FOR"), ref("expr"))))
         for feature, word in (("char_using", "CHAR"), ("chr_using", "CHR")):
-            if self.has(feature):  # MySQL's CHAR(65 USING utf8), Oracle's CHR(187 USING cs)
+            if self.has(feature) and self.offers(word):  # CHAR(65 USING utf8), CHR(...)
                 charset = alt(ref("ident"), kw("BINARY")) if word == "CHAR" else ref("ident")
                 args = seq(self.separated(ref("expr")), kw("USING"), charset)
                 out.append(seq(kw(word), self.parens(args)))
@@ -109,14 +109,14 @@ class VendorRules(RuleBuilder):
             # T-SQL's and Oracle's sequences: NEXT VALUE FOR db.s.seq [OVER (ORDER BY a)]
             over = opt(seq(kw("OVER"), self.parens(ref("order_by"))))
             out.append(seq(kw("NEXT", "VALUE", "FOR"), ref("column_ref"), over))
-        if self.has("iif"):  # T-SQL: IIF(condition, a, b)
+        if self.has("iif") and self.offers("IIF"):  # T-SQL: IIF(condition, a, b)
             args = seq(ref("condition"), self.punct(","), ref("expr"), self.punct(","), ref("expr"))
             out.append(seq(kw("IIF"), self.parens(args)))
-        if self.has("datepart") and self.tables.extract_units:
+        if self.has("datepart") and self.offers("DATEPART") and self.tables.extract_units:
             units = alt(*(kw(u) for u in self.tables.extract_units))
             args = seq(units, self.punct(","), ref("expr"))
             out.append(seq(kw("DATEPART"), self.parens(args)))
-        if self.has("nth_value_from"):
+        if self.has("nth_value_from") and self.offers("NTH_VALUE"):
             # Oracle: NTH_VALUE(x, 2) FROM FIRST|LAST OVER (...), a window function only.
             args = self.parens(ref("expr"), self.punct(","), ref("expr"))
             side = seq(kw("FROM"), alt(kw("FIRST"), kw("LAST")))
@@ -175,3 +175,7 @@ class VendorRules(RuleBuilder):
             value = alt(Ref("INTEGER"), Ref("STRING"))
             column = seq(column, opt(seq(self.keyword("AS"), value)))
         return column
+
+    def offers(self, function: str) -> bool:
+        """Whether ``functions=`` (when given) names ``function``."""
+        return self.options.functions is None or function in self.options.functions
