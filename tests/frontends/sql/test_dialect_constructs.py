@@ -38,7 +38,11 @@ CONSTRUCTS = [
     ("mysql", "SELECT CHAR(65 USING utf8), CHAR(65, 66 USING latin1)", "postgres"),
     ("mysql", "SELECT d + INTERVAL num_days DAY FROM t", "postgres"),
     ("mysql", "SELECT e.* FROM e STRAIGHT_JOIN p ON e.x = p.y", "postgres"),
+    ("mysql", "SELECT DISTINCTROW HIGH_PRIORITY SQL_CALC_FOUND_ROWS a FROM t", "postgres"),
+    ("mysql", "SELECT a FROM t WHERE a && b || c", "sqlite"),
     # PostgreSQL.
+    ("postgres", "SELECT d - INTERVAL '1' HOUR AS one_hour_later", None),
+    ("postgres", "SELECT a ?| ARRAY['b'], a ?& b, doc @? '$.a[*] ? (@ > 2)' FROM t", "mysql"),
     ("postgres", "SELECT JSON_EXTRACT_PATH(a, VARIADIC '{}'), MLEAST(VARIADIC ARRAY[1])", "mysql"),
     ("postgres", "SELECT * FROM ROWS FROM (f(a), g(b)) WITH ORDINALITY AS x(a, b)", "mysql"),
     (
@@ -69,6 +73,8 @@ CONSTRUCTS = [
     ("oracle", "SELECT e1.x FROM e e1, e e2 WHERE e1.y (+) = e2.y AND e1.z = e2.z (+)", "tsql"),
     ("oracle", "SELECT NTH_VALUE(x, 2) FROM LAST OVER (ORDER BY y) AS c FROM t", "postgres"),
     ("oracle", "SELECT CHR(187 USING NCHAR_CS)", "mysql"),
+    ("oracle", "SELECT UNIQUE a FROM t WHERE b ^= 1", "postgres"),
+    ("oracle", "SELECT NTH_VALUE(x, 2) FROM FIRST RESPECT NULLS OVER (ORDER BY y) FROM t", None),
 ]
 
 

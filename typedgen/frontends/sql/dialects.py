@@ -157,7 +157,7 @@ _define(
     | _XML
     | {"isnull_op", "notnull_op", "overlay", "overlay_from"}
     | {"rows_from", "cte_materialized", "overlaps", "current_schema", "substring_for"}
-    | {"any_array", "join_lateral_function", "at_time_zone"},
+    | {"any_array", "join_lateral_function", "at_time_zone", "interval_read"},
 )
 for _name in ("materialize", "risingwave", "redshift"):
     _define(_name, include_features=_PG_LIKE)
@@ -177,7 +177,7 @@ _define(
     include_features=_TYPED_LITERALS
     | _CONNECT_BY
     | _XML
-    | {"at_time_zone", "systimestamp", "chr_using"},
+    | {"at_time_zone", "systimestamp", "chr_using", "unique_select"},
 )
 # Spark's lambdas (TRANSFORM(a, x -> x + 1)), generator columns (POSEXPLODE(x) AS (a, b)) and
 # collations in a type (CAST(a AS STRING COLLATE UTF8_BINARY)): sqlglot's base parser reads
@@ -191,7 +191,8 @@ _define("clickhouse", include_features=frozenset({"limit_by"}))
 _define(
     "mysql",
     include_features=_TYPED_LITERALS
-    | {"regexp", "assign_variable", "straight_join", "interval_column"},
+    | {"regexp", "assign_variable", "straight_join", "interval_column"}
+    | {"and_symbol", "or_symbol", "distinctrow"},
     exclude_features=frozenset({"merge"}),
 )
 # sqlglot's base dialect is native to everything its parser reads (no database refuses).

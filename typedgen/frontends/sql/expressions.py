@@ -20,7 +20,10 @@ class ExpressionRules(RuleBuilder):
         ref, kw, punct = self.ref, self.keyword, self.punct
         if self.has("bare_condition"):
             # MySQL's XOR binds between OR and AND: the same texts as another OR.
-            ors = alt(kw("OR"), kw("XOR")) if self.has("xor") else kw("OR")
+            words = [kw("OR"), *([kw("XOR")] if self.has("xor") else [])]
+            if self.has("or_symbol"):  # MySQL's a || b (written back as OR)
+                words.append(punct("||"))
+            ors = alt(*words)
             self.rule("expr", seq(ref("conjunction"), star(seq(ors, ref("conjunction")))))
             self.rule("condition", ref("expr"))
         else:
@@ -31,7 +34,8 @@ class ExpressionRules(RuleBuilder):
             self.rule("condition", seq(ref("bool_and"), star(seq(kw("OR"), ref("bool_and")))))
             self.rule("bool_and", seq(ref("bool_not"), star(seq(kw("AND"), ref("bool_not")))))
             self.rule("bool_not", alt(seq(kw("NOT"), ref("bool_not")), ref("bool_atom")))
-        self.rule("conjunction", seq(ref("negation"), star(seq(kw("AND"), ref("negation")))))
+        ands = alt(kw("AND"), punct("&&")) if self.has("and_symbol") else kw("AND")
+        self.rule("conjunction", seq(ref("negation"), star(seq(ands, ref("negation")))))
         # Where sqlglot writes NOT over an IN or IS predicate with parentheses (ClickHouse:
         # NOT a IN (1) comes back as NOT (a IN (1)), another tree), NOT takes no such operand.
         bare_not = self.has("not_in_bare") and self.has("not_is_bare")
@@ -43,6 +47,8 @@ class ExpressionRules(RuleBuilder):
         eq_ops = [punct("="), punct("<>"), punct("!=")]
         if self.has("nullsafe_eq"):
             eq_ops.append(punct("<=>"))
+        if self.has("caret_neq"):  # Oracle's a ^= b, written back as <>
+            eq_ops.append(punct("^="))
         # sqlglot reads ``x NOT IN (...)`` as NOT(x IN (...)) and writes it back as
         # ``NOT x IN (...)``, which means something else as an operand: negated predicates
         # stand alone, as a whole condition.
@@ -275,8 +281,11 @@ class ExpressionRules(RuleBuilder):
         if self.has("extract") and self.tables.extract_units:
             units = alt(*(kw(u) for u in self.tables.extract_units))
             primaries.append(seq(kw("EXTRACT"), self.parens(units, kw("FROM"), ref("expr"))))
-        if self.has("interval") and self.tables.interval_units:
-            units = alt(*(kw(u) for u in self.tables.interval_units))
+        interval_units = self.tables.interval_units
+        if self.has("interval_read"):  # PostgreSQL's INTERVAL '1' HOUR ('1 HOUR' written)
+            interval_units = self.tables.interval_units_read
+        if (self.has("interval") or self.has("interval_read")) and interval_units:
+            units = alt(*(kw(u) for u in interval_units))
             amount = [Ref("STRING")]
             if self.has("interval_number"):
                 amount.append(Ref("INTEGER"))

@@ -319,6 +319,18 @@ FEATURE_PROBES: dict[str, str] = {
     "nth_value_from": "SELECT NTH_VALUE(x, 2) FROM FIRST OVER (ORDER BY y),"
     " NTH_VALUE(x, 2) FROM LAST OVER (ORDER BY y) FROM t",
     "chr_using": "SELECT CHR(187 USING NCHAR_CS)",
+    # Read spellings native to one dialect (DIALECT_SPECIFIC and READ_FEATURES): MySQL's
+    # && and || for AND and OR and DISTINCTROW, PostgreSQL's INTERVAL '1' HOUR.
+    "and_symbol": "SELECT a FROM t WHERE a && b",
+    "or_symbol": "SELECT a FROM t WHERE a || b",
+    "distinctrow": "SELECT DISTINCTROW a FROM t",
+    "interval_read": "SELECT a - INTERVAL '1' HOUR",
+    "unique_select": "SELECT UNIQUE a FROM t",
+    "caret_neq": "SELECT a FROM t WHERE a ^= 1",
+    "nth_value_from_nulls": "SELECT NTH_VALUE(x, 2) FROM FIRST RESPECT NULLS OVER (ORDER BY y),"
+    " NTH_VALUE(x, 2) FROM LAST IGNORE NULLS OVER (ORDER BY y) FROM t",
+    # PostgreSQL's JSONB key and path operators.
+    "jsonb_key_ops": "SELECT a ?| b, a ?& c, a @? '$.a'",
 }
 """Each syntax feature the grammar offers, with the SQL that must round-trip for it to be on."""
 
@@ -342,6 +354,12 @@ READ_FEATURES: frozenset[str] = frozenset(
         "minus",
         "sounds_like",
         "substring_for",
+        "and_symbol",
+        "or_symbol",
+        "distinctrow",
+        "interval_read",
+        "unique_select",
+        "caret_neq",
     }
 )
 """Features whose probe need not come back in the same spelling, only as the same tree:
@@ -382,6 +400,11 @@ DIALECT_SPECIFIC: frozenset[str] = frozenset(
         "at_time_zone",
         "systimestamp",
         "chr_using",
+        "and_symbol",
+        "or_symbol",
+        "distinctrow",
+        "interval_read",
+        "unique_select",
     }
 )
 """Features sqlglot's base parser reads (and writes back) in *every* dialect, so a round trip

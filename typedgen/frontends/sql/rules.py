@@ -63,6 +63,8 @@ PUNCT = {
     ":": "COLON",
     ":=": "COLON_EQ",
     "(+)": "OUTER_MARK",
+    "@?": "AT_QMARK",
+    "^=": "CARET_EQ",
     "=>": "FARROW",
     "?": "QMARK",
     "#>": "HASH_ARROW",

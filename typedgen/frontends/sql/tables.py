@@ -202,6 +202,12 @@ class DialectTables:
     named_calls: tuple[NamedCall, ...] = ()
     """Functions that take named arguments (``FLATTEN(INPUT => x)``), as probed
     (:mod:`typedgen.frontends.sql.named`)."""
+    interval_units_read: tuple[str, ...] = ()
+    """Units ``INTERVAL '1' unit`` reads back to the same tree with, in any spelling
+    (PostgreSQL writes ``INTERVAL '1 HOUR'``)."""
+    operation_modifiers: tuple[str, ...] = ()
+    """Words after ``SELECT [DISTINCT]`` that round-trip (sqlglot's ``OPERATION_MODIFIERS``:
+    MySQL's ``HIGH_PRIORITY``, ``SQL_CALC_FOUND_ROWS``...)."""
     range_words: frozenset[str] = frozenset()
     """Words and symbols that start a range predicate for sqlglot's parser (its
     ``RANGE_PARSERS``: ``IN``, ``LIKE``, ``IS``...): after a negated range, sqlglot
@@ -731,6 +737,15 @@ def _read_tables(name: str) -> DialectTables:
         interval_units = tuple(
             u for u in _DATE_PARTS if _round_trips(f"SELECT INTERVAL '1' {u}", dialect)
         )
+        interval_units_read = tuple(
+            u for u in _DATE_PARTS if _round_trips(f"SELECT INTERVAL '1' {u}", dialect, exact=False)
+        )
+        modifiers = getattr(par, "OPERATION_MODIFIERS", ()) or ()
+        operation_modifiers = tuple(
+            w
+            for w in sorted(modifiers)
+            if set(w) <= _WORD_CHARS and _round_trips(f"SELECT {w} a FROM t", dialect)
+        )
         format_types = frozenset(
             word
             for word in types
@@ -809,6 +824,8 @@ def _read_tables(name: str) -> DialectTables:
         features=features,
         extract_units=extract_units,
         interval_units=interval_units,
+        interval_units_read=interval_units_read,
+        operation_modifiers=operation_modifiers,
         format_types=format_types,
         historical_kinds=historical_kinds,
         for_xml_options=for_options[0],

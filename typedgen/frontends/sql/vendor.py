@@ -88,6 +88,8 @@ class VendorRules(RuleBuilder):
         if self.has("member_of"):
             member = seq(self.phrase("MEMBER", "OF"), self.parens(self.ref("expr")))
             out.append(("MEMBER OF", member))
+        if self.has("jsonb_key_ops"):  # PostgreSQL: a ?| b, a ?& b, a @? '$.path'
+            out += [(sym, seq(self.punct(sym), self.ref("bitwise"))) for sym in ("?|", "?&", "@?")]
         return out
 
     def vendor_primaries(self) -> list[Expr]:
@@ -120,6 +122,8 @@ class VendorRules(RuleBuilder):
             # Oracle: NTH_VALUE(x, 2) FROM FIRST|LAST OVER (...), a window function only.
             args = self.parens(ref("expr"), self.punct(","), ref("expr"))
             side = seq(kw("FROM"), alt(kw("FIRST"), kw("LAST")))
+            if self.has("nth_value_from_nulls"):
+                side = seq(side, opt(alt(kw("RESPECT", "NULLS"), kw("IGNORE", "NULLS"))))
             out.append(seq(kw("NTH_VALUE"), args, side, ref("over")))
         if self.has("outer_join_mark"):
             # Oracle's outer-join marker on a column: t.y (+) = u.y (one token for sqlglot,
