@@ -36,7 +36,8 @@ CONSTRUCTS = [
     ("mysql", "SELECT 'foo' SOUNDS LIKE 'bar', a SOUNDS LIKE b | c AND d", "postgres"),
     ("mysql", "SELECT 1 XOR 0 AND 1 OR 2", "postgres"),
     ("mysql", "SELECT CHAR(65 USING utf8), CHAR(65, 66 USING latin1)", "postgres"),
-    ("mysql", "SELECT d + INTERVAL num_days DAY FROM t", "postgres"),
+    ("mysql", "SELECT d + INTERVAL num_days DAY, d - INTERVAL 1 MONTH FROM t", "postgres"),
+    ("mysql", "SELECT DATE_ADD(col, INTERVAL num_days DAY), DATE_SUB(a, INTERVAL '1' DAY)", None),
     ("mysql", "SELECT e.* FROM e STRAIGHT_JOIN p ON e.x = p.y", "postgres"),
     ("mysql", "SELECT DISTINCTROW HIGH_PRIORITY SQL_CALC_FOUND_ROWS a FROM t", "postgres"),
     ("mysql", "SELECT a FROM t WHERE a && b || c", "sqlite"),
@@ -109,6 +110,7 @@ def test_construct(dialect: str, text: str, without: str | None) -> None:
         ("mysql", "SELECT c = a SOUNDS LIKE b"),
         ("mysql", "SELECT @a := 1"),  # a variable is a parameter: placeholders only
         ("postgres", "SELECT f(VARIADIC a, b)"),  # VARIADIC is the last argument
+        ("mysql", "SELECT DATE_ADD(a, 1)"),  # only with an interval
         ("postgres", "SELECT SUBSTRING(a FOR 1 FROM 2)"),
         ("oracle", "SELECT a FROM t WHERE a ( +) = b"),  # (+) is one token for sqlglot
         ("oracle", "SELECT NTH_VALUE(x, 2) FROM FIRST FROM t"),  # a window function only

@@ -192,7 +192,9 @@ _define(
     "mysql",
     include_features=_TYPED_LITERALS
     | {"regexp", "assign_variable", "straight_join", "interval_column"}
-    | {"and_symbol", "or_symbol", "distinctrow"},
+    | {"and_symbol", "or_symbol", "distinctrow", "date_add_interval"}
+    # INTERVAL 1 DAY is MySQL's own spelling; sqlglot writes INTERVAL '1' DAY (the same tree).
+    | {"interval_number"},
     exclude_features=frozenset({"merge"}),
 )
 # sqlglot's base dialect is native to everything its parser reads (no database refuses).

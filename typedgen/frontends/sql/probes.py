@@ -326,6 +326,7 @@ FEATURE_PROBES: dict[str, str] = {
     "distinctrow": "SELECT DISTINCTROW a FROM t",
     "interval_read": "SELECT a - INTERVAL '1' HOUR",
     "unique_select": "SELECT UNIQUE a FROM t",
+    "date_add_interval": "SELECT DATE_ADD(a, INTERVAL '1' DAY), DATE_SUB(a, INTERVAL b DAY)",
     "caret_neq": "SELECT a FROM t WHERE a ^= 1",
     "nth_value_from_nulls": "SELECT NTH_VALUE(x, 2) FROM FIRST RESPECT NULLS OVER (ORDER BY y),"
     " NTH_VALUE(x, 2) FROM LAST IGNORE NULLS OVER (ORDER BY y) FROM t",
@@ -405,6 +406,7 @@ DIALECT_SPECIFIC: frozenset[str] = frozenset(
         "distinctrow",
         "interval_read",
         "unique_select",
+        "date_add_interval",
     }
 )
 """Features sqlglot's base parser reads (and writes back) in *every* dialect, so a round trip

@@ -111,6 +111,17 @@ class VendorRules(RuleBuilder):
             # T-SQL's and Oracle's sequences: NEXT VALUE FOR db.s.seq [OVER (ORDER BY a)]
             over = opt(seq(kw("OVER"), self.parens(ref("order_by"))))
             out.append(seq(kw("NEXT", "VALUE", "FOR"), ref("column_ref"), over))
+        if self.has("date_add_interval") and self.has("interval") and self.tables.interval_units:
+            # MySQL's DATE_ADD(a, INTERVAL n DAY) / DATE_SUB(...): only with an interval.
+            amounts: list[Expr] = [Ref("STRING")]
+            if self.has("interval_number"):
+                amounts.append(Ref("INTEGER"))
+            if self.has("interval_column"):
+                amounts.append(ref("column_ref"))
+            units = alt(*(kw(u) for u in self.tables.interval_units))
+            interval = seq(kw("INTERVAL"), alt(*amounts), units)
+            args = self.parens(ref("expr"), self.punct(","), interval)
+            out += [seq(kw(w), args) for w in ("DATE_ADD", "DATE_SUB") if self.offers(w)]
         if self.has("iif") and self.offers("IIF"):  # T-SQL: IIF(condition, a, b)
             args = seq(ref("condition"), self.punct(","), ref("expr"), self.punct(","), ref("expr"))
             out.append(seq(kw("IIF"), self.parens(args)))
