@@ -75,6 +75,11 @@ CONSTRUCTS = [
     ("oracle", "SELECT NTH_VALUE(x, 2) FROM LAST OVER (ORDER BY y) AS c FROM t", "postgres"),
     ("oracle", "SELECT CHR(187 USING NCHAR_CS)", "mysql"),
     ("oracle", "SELECT UNIQUE a FROM t WHERE b ^= 1", "postgres"),
+    (
+        "oracle",
+        "SELECT MIN(s) KEEP (DENSE_RANK FIRST ORDER BY c) OVER (PARTITION BY d) FROM t",
+        "postgres",
+    ),
     ("oracle", "SELECT NTH_VALUE(x, 2) FROM FIRST RESPECT NULLS OVER (ORDER BY y) FROM t", None),
 ]
 

@@ -77,6 +77,7 @@ class CallRules(RuleBuilder):
         # Keywords of the call tails are registered now: the lexicon is built before the
         # call rule (which needs the word groups) is made.
         self.over_clause = self.over_tail()
+        self.keep_tail = self.keep_clause()
         if self.has("ignore_nulls_inside"):
             # BigQuery: ARRAY_AGG(x IGNORE NULLS), the single argument of an aggregate.
             self.nulls_inside = opt(self.keyword("IGNORE", "NULLS"))
@@ -226,7 +227,10 @@ class CallRules(RuleBuilder):
                 args = alt(args, *self.last_arguments(last_args))
             core = seq(names, self.punct("("), args, self.punct(")"))
             plain.append(core)
-            tail: list[Expr] = [within, self.filter_clause, over] if aggregate else [over]
+            tail: list[Expr] = [over]
+            if aggregate:
+                keep = [self.keep_tail] if self.has("keep") else []  # Oracle's KEEP (...)
+                tail = [within, self.filter_clause, *keep, over]
             tails.append(seq(core, *tail))
         if self.count_star:
             core = seq(Ref(self.lex.keyword_name("COUNT")), self.parens(self.punct("*")))

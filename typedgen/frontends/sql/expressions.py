@@ -23,7 +23,7 @@ class ExpressionRules(RuleBuilder):
             words = [kw("OR"), *([kw("XOR")] if self.has("xor") else [])]
             if self.has("or_symbol"):  # MySQL's a || b (written back as OR)
                 words.append(punct("||"))
-            ors = alt(*words)
+            ors = words[0] if len(words) == 1 else alt(*words)
             self.rule("expr", seq(ref("conjunction"), star(seq(ors, ref("conjunction")))))
             self.rule("condition", ref("expr"))
         else:

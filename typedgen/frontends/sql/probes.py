@@ -319,6 +319,8 @@ FEATURE_PROBES: dict[str, str] = {
     "nth_value_from": "SELECT NTH_VALUE(x, 2) FROM FIRST OVER (ORDER BY y),"
     " NTH_VALUE(x, 2) FROM LAST OVER (ORDER BY y) FROM t",
     "chr_using": "SELECT CHR(187 USING NCHAR_CS)",
+    "keep": "SELECT MIN(a) KEEP (DENSE_RANK FIRST ORDER BY c),"
+    " MAX(a) KEEP (DENSE_RANK LAST ORDER BY c DESC) OVER (PARTITION BY d) FROM t",
     # Read spellings native to one dialect (DIALECT_SPECIFIC and READ_FEATURES): MySQL's
     # && and || for AND and OR and DISTINCTROW, PostgreSQL's INTERVAL '1' HOUR.
     "and_symbol": "SELECT a FROM t WHERE a && b",

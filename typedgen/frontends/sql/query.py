@@ -187,10 +187,10 @@ class QueryRules(RuleBuilder):
         for feature, word in (("distinctrow", "DISTINCTROW"), ("unique_select", "UNIQUE")):
             if self.has(feature):  # MySQL's DISTINCTROW, Oracle's UNIQUE: written DISTINCT
                 distinct = alt(distinct, kw(word))
-        modifiers: Expr = empty()
+        head: list[Expr] = [kw("SELECT"), opt(distinct)]
         if self.tables.operation_modifiers:  # MySQL: SELECT HIGH_PRIORITY SQL_NO_CACHE ...
-            modifiers = star(alt(*(kw(w) for w in self.tables.operation_modifiers)))
-        forms = [seq(kw("SELECT"), opt(distinct), modifiers, top, *clauses)]
+            head.append(star(alt(*(kw(w) for w in self.tables.operation_modifiers))))
+        forms = [seq(*head, top, *clauses)]
         self.rule("select_core", alt(*forms))
         if self.has("cte_columns") and not self.has("cte_unaliased"):
             # Where sqlglot names a CTE's unnamed columns when it writes the query back

@@ -161,6 +161,7 @@ class RuleBuilder:
         self.over_clause: Expr = empty()
         self.within_group: Expr = empty()
         self.nulls_inside: Expr = empty()
+        self.keep_tail: Expr = empty()
         self.named_scalar: list[Expr] = []
         self.named_table: list[Expr] = []
 
@@ -229,6 +230,9 @@ class RuleBuilder:
         raise NotImplementedError  # pragma: no cover - VendorRules
 
     def vendor_joins(self, primary: Expr, condition: Expr) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - VendorRules
+
+    def keep_clause(self) -> Expr:
         raise NotImplementedError  # pragma: no cover - VendorRules
 
     def vendor_samples(self, table_alias: Expr) -> list[Expr]:

@@ -194,3 +194,12 @@ class VendorRules(RuleBuilder):
     def offers(self, function: str) -> bool:
         """Whether ``functions=`` (when given) names ``function``."""
         return self.options.functions is None or function in self.options.functions
+
+    def keep_clause(self) -> Expr:
+        """Oracle's ``MIN(a) KEEP (DENSE_RANK FIRST|LAST ORDER BY c) [OVER (...)]`` after an
+        aggregate (registered before the lexicon is built, as the other call tails)."""
+        if not self.has("keep"):
+            return empty()
+        kw = self.keyword
+        rank = seq(kw("DENSE_RANK"), alt(kw("FIRST"), kw("LAST")), self.ref("order_by"))
+        return opt(seq(kw("KEEP"), self.parens(rank)))
