@@ -59,6 +59,7 @@ CONSTRUCTS = [
     ("postgres", "SELECT * FROM t, LATERAL f(a) WITH ORDINALITY AS e(v, o)", "sqlite"),
     ("postgres", "SELECT * FROM m LEFT JOIN LATERAL f(m.id) p ON TRUE", "mysql"),
     ("postgres", "SELECT U&'d!0061t!+000061' UESCAPE '!' AS label", "mysql"),
+    ("postgres", "SELECT (U&'\\FE01' || 'x') AS label, U&'\\' || 'y'", "mysql"),
     ("postgres", "SELECT a AT TIME ZONE 'UTC' AT TIME ZONE b FROM t", "mysql"),
     # T-SQL.
     ("tsql", "SELECT TOP 10 PERCENT WITH TIES a FROM t ORDER BY a", "postgres"),
@@ -116,6 +117,7 @@ def test_construct(dialect: str, text: str, without: str | None) -> None:
         ("mysql", "SELECT @a := 1"),  # a variable is a parameter: placeholders only
         ("postgres", "SELECT f(VARIADIC a, b)"),  # VARIADIC is the last argument
         ("mysql", "SELECT DATE_ADD(a, 1)"),  # only with an interval
+        ("redshift", "SELECT U&'\\' || 'x'"),  # Redshift's backslash escapes the quote
         ("postgres", "SELECT SUBSTRING(a FOR 1 FROM 2)"),
         ("oracle", "SELECT a FROM t WHERE a ( +) = b"),  # (+) is one token for sqlglot
         ("oracle", "SELECT NTH_VALUE(x, 2) FROM FIRST FROM t"),  # a window function only
