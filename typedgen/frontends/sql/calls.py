@@ -263,7 +263,7 @@ class CallRules(RuleBuilder):
 
     def last_arguments(self, last_args: tuple[tuple[str, tuple[int, ...]], ...]) -> list[Expr]:
         """Argument lists whose last argument is a special form (see
-        ``tables.LAST_ARGUMENTS``), at the counts probed for it."""
+        ``arguments.LAST_ARGUMENTS``), at the counts probed for it."""
         ref = self.ref
         return [
             seq(*(seq(ref("expr"), self.punct(",")) for _ in range(n - 1)), self.last_form(form))

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from typedgen.frontends.sql.arguments import LAST_ARGUMENTS, probe_last_arguments
 from typedgen.frontends.sql.named import NamedCall, probe_named_calls
 from typedgen.frontends.sql.probes import FEATURE_PROBES, READ_FEATURES
 
@@ -117,7 +118,7 @@ class Function:
     ``FUNCTIONS_WITH_ALIASED_ARGS``), as probed."""
     last_args: tuple[tuple[str, tuple[int, ...]], ...] = ()
     """Special forms of the last argument, each with the argument counts it round-trips at,
-    probed where the dialect has the form (:data:`LAST_ARGUMENTS`): ``lambda``, Spark's
+    probed where the dialect has the form (:mod:`.arguments`): ``lambda``, Spark's
     ``TRANSFORM(a, x -> x + 1)`` or ``(x, i) -> x + i`` (two or more arguments); ``variadic``,
     PostgreSQL's ``JSON_EXTRACT_PATH(a, VARIADIC b)``."""
 
@@ -408,37 +409,6 @@ def _probe_arity(name: str, dialect: Any) -> Arity | None:
     return Arity(tuple(counts), rest)
 
 
-LAST_ARGUMENTS: dict[str, tuple[int, tuple[str, ...]]] = {
-    "lambda": (2, ("y -> y + 1", "(y, z) -> y + z")),
-    "variadic": (1, ("VARIADIC y", "VARIADIC ARRAY[1]")),
-}
-"""Each special last-argument form (named by its feature): the fewest arguments it needs, and
-the last arguments that must round-trip."""
-
-
-def _last_args(
-    name: str, arity: Arity, features: frozenset[str], dialect: Any
-) -> tuple[tuple[str, tuple[int, ...]], ...]:
-    """The special last-argument forms ``name`` takes, with the argument counts each
-    round-trips at (``name(x, ..., last)``)."""
-    out = []
-    for form, (least, lasts) in LAST_ARGUMENTS.items():
-        if form not in features:
-            continue
-        counts = tuple(
-            k
-            for k in arity.counts
-            if k >= least
-            and all(
-                _round_trips(f"SELECT {name}({'x, ' * (k - 1)}{last})", dialect, exact=False)
-                for last in lasts
-            )
-        )
-        if counts:
-            out.append((form, counts))
-    return tuple(out)
-
-
 def _distinct_arities(name: str, arity: Arity, dialect: Any) -> tuple[int, ...]:
     """The counts of two or more arguments ``name(DISTINCT x, ...)`` round-trips with."""
 
@@ -593,7 +563,8 @@ def _comments(entries: Any) -> tuple[str, ...]:
 def _module_text() -> bytes:
     here = Path(__file__)
     # The probes asked: their modules are part of the key.
-    return b"".join(here.with_name(n).read_bytes() for n in (here.name, "probes.py", "named.py"))
+    names = (here.name, "probes.py", "named.py", "arguments.py")
+    return b"".join(here.with_name(n).read_bytes() for n in names)
 
 
 _CODE = _module_text()
@@ -716,8 +687,15 @@ def _read_tables(name: str) -> DialectTables:
             if _round_trips(sql, dialect, exact=name not in READ_FEATURES)
         )
         if features & set(LAST_ARGUMENTS):
+
+            def reads_back(sql: str) -> bool:
+                return _round_trips(sql, dialect, exact=False)
+
             functions = [
-                dataclasses.replace(f, last_args=_last_args(f.name, f.arity, features, dialect))
+                dataclasses.replace(
+                    f,
+                    last_args=probe_last_arguments(f.name, f.arity.counts, features, reads_back),
+                )
                 for f in functions
             ]
         nulls = {name for name in features if name.startswith("nulls_")}
