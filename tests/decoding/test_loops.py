@@ -249,6 +249,19 @@ def test_guard_ends_a_long_number(tiny: LoadedModel) -> None:
     assert [e.unit for e in off.loops] != ["8 digits"]
 
 
+def test_guard_leaves_a_digit_run_where_the_lexeme_cannot_end(tiny: LoadedModel) -> None:
+    """A pattern that wants ``.`` after its digits: no byte ends the string there, so the rule
+    steers the next token off the digits (``.``) instead."""
+    schema = {"type": "string", "pattern": "^[0-9]+[.][0-9]{2}$"}
+    generator = typedgen.Generator(schema, tiny, max_tokens=40)
+    details = generator("Write:", loop_guard=LoopGuard(number_digits=8), return_details=True)
+    jsonschema.validate(details.value, schema)
+    whole = details.value.split(".")[0]
+    longest = max(len(p) for p in tiny.vocabulary.tokens if p.isdigit())
+    assert ("8 digits", "closed") in [(e.unit, e.action) for e in details.loops]
+    assert 8 <= len(whole) < 8 + longest
+
+
 def test_trailing_digits(smollm2_vocab: Any) -> None:
     pieces = smollm2_vocab.tokens
     ids = [smollm2_vocab.tokens.index(p) for p in (b"x", b":", b"1", b"2", b"3")]

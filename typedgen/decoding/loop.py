@@ -523,7 +523,11 @@ class Decoder:
             return _Steer()
         limit = guard.number_digits
         if limit and trailing_digits(row.tokens, self.vocab.tokens, limit) >= limit:
-            closers = closing_bytes(row.matcher)
+            # End the lexeme if the grammar lets it end; else leave the digits (a pattern's
+            # `(\d+)\.` goes on to its `.`).
+            closers = closing_bytes(row.matcher) or frozenset(
+                b for b in row.matcher.allowed_bytes() if not 0x30 <= b <= 0x39
+            )
             if closers:
                 row.loops.append(LoopEvent(position, f"{limit} digits", 1, "closed"))
                 return _Steer(only_first=closers)

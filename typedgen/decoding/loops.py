@@ -34,7 +34,8 @@ Then:
   once, back to its first unit (a penalty only moves a runaway number on to another digit).
 
 A number that runs on without repeating a unit (``1234567890000000000000000123...``) is closed
-too: once ``number_digits`` digits end the text, the next token must end the lexeme.
+too: once ``number_digits`` digits end the text, the next token must end the lexeme (or, where
+the grammar wants more than digits there, at least not be a digit).
 
 Detection costs a few list comparisons per token; the byte walk runs only on a candidate.
 """
@@ -96,8 +97,9 @@ class LoopGuard:
     turns structural loops off."""
     number_digits: int = 24
     """A run of this many digits, repeated or not, is a runaway number: the next token must end
-    the lexeme where the grammar allows it (``1234567890000000000000000123...``: 24 digits are
-    beyond any 64-bit integer). ``0`` turns the rule off."""
+    the lexeme where the grammar allows it, else at least leave the digits (a pattern's
+    ``(\\d+)\\.``); ``1234567890000000000000000123...``: 24 digits are beyond any 64-bit
+    integer. ``0`` turns the rule off."""
     close_after: int = 3
     """With ``"penalty+close"``: loops met in one stretch of text before the lexeme is closed
     (a stretch ends when no loop is met for ``max_unit * repeats`` tokens)."""
