@@ -21,6 +21,13 @@ from typing import ClassVar
 from typedgen.errors import UnsupportedFeatureError
 from typedgen.frontends.sql.probes import DIALECT_SPECIFIC
 from typedgen.frontends.sql.tables import DialectTables, dialect_tables
+from typedgen.frontends.sql.vendor_probes import (
+    BIGQUERY_NATIVE,
+    CLICKHOUSE_NATIVE,
+    DUCKDB_NATIVE,
+    SNOWFLAKE_NATIVE,
+    TRINO_NATIVE,
+)
 from typedgen.ir.origin import Origin
 
 __all__ = ["DIALECTS", "REFUSED", "SqlDialect", "dialect_class"]
@@ -139,7 +146,6 @@ for _name in (
     "spark2",
     "starrocks",
     "tableau",
-    "trino",
     "tsql",
 ):
     _define(_name)
@@ -159,18 +165,25 @@ for _name in ("materialize", "risingwave", "redshift"):
     _define(_name, include_features=_PG_LIKE)
 # DuckDB's FROM-first queries (FROM t SELECT a) are left out: sqlglot writes them SELECT-first,
 # and some (with a NATURAL RIGHT JOIN and quoted names) come back as another tree.
-_define("duckdb", include_features=_PG_LIKE | {"historical_at", "historical_after_alias"})
+_define(
+    "duckdb",
+    include_features=_PG_LIKE | {"historical_at", "historical_after_alias"} | DUCKDB_NATIVE,
+)
 # Snowflake's time travel, AT (TIMESTAMP => x) / BEFORE (...), which sqlglot's base parser
 # reads everywhere (see probes.DIALECT_SPECIFIC); DuckDB's after the alias too.
 # Hierarchical queries (START WITH ... CONNECT BY PRIOR ...): Oracle and Snowflake.
 _define(
     "snowflake",
-    include_features=_CONNECT_BY | {"cast_operator", "historical_at", "historical_before"},
+    include_features=_CONNECT_BY
+    | {"cast_operator", "historical_at", "historical_before"}
+    | SNOWFLAKE_NATIVE,
 )
-_define("bigquery", include_features=_TYPED_LITERALS | {"cast_format"})
+_define("bigquery", include_features=_TYPED_LITERALS | {"cast_format"} | BIGQUERY_NATIVE)
+# Trino and the other warehouses: their own constructs (vendor_probes).
+_define("trino", include_features=TRINO_NATIVE)
 _define("oracle", include_features=_TYPED_LITERALS | _CONNECT_BY | _XML)
 _define("teradata", include_features=frozenset({"cast_format"}))
-_define("clickhouse", include_features=frozenset({"limit_by"}))
+_define("clickhouse", include_features=frozenset({"limit_by"}) | CLICKHOUSE_NATIVE)
 # MySQL's a REGEXP 'x' comes back as REGEXP_LIKE(a, 'x').
 _define(
     "mysql",

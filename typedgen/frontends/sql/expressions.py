@@ -7,13 +7,14 @@ describes is the tree sqlglot builds.
 
 from __future__ import annotations
 
-from typedgen.frontends.sql.rules import RuleBuilder, alt, empty, opt, seq, star
+from typedgen.frontends.sql.rules import alt, empty, opt, seq, star
+from typedgen.frontends.sql.vendor import VendorRules
 from typedgen.ir.nodes import Expr, Ref, Repeat
 
 __all__ = ["ExpressionRules"]
 
 
-class ExpressionRules(RuleBuilder):
+class ExpressionRules(VendorRules):
     """Conditions, operators, primaries and literals."""
 
     def expressions(self) -> None:
@@ -101,6 +102,7 @@ class ExpressionRules(RuleBuilder):
             like_ops.append(("SIMILAR TO", self.phrase("SIMILAR", "TO")))
         escape = opt(seq(kw("ESCAPE"), Ref("STRING"))) if self.has("like_escape") else empty()
         in_list = self.parens(alt(ref("query"), self.separated(ref("expr"))))
+        in_list = alt(in_list, *self.vendor_in_lists())
         tests: list[Expr] = [kw("NULL")]
         if self.has("is_true"):
             tests += [kw("TRUE"), kw("FALSE")]
@@ -131,6 +133,7 @@ class ExpressionRules(RuleBuilder):
                 extra.append((word, kw(word)))
         if self.has("not_null_op"):
             extra.append(("NOT", kw("NOT", "NULL")))
+        extra += self.vendor_predicates(in_list)
         symbols = [("contains_ops", "@>"), ("contains_ops", "<@"), ("overlap_op", "&&")]
         for feature, sym in symbols:
             if self.has(feature):
@@ -263,15 +266,17 @@ class ExpressionRules(RuleBuilder):
             primaries.append(seq(kw("EXTRACT"), self.parens(units, kw("FROM"), ref("expr"))))
         if self.has("interval") and self.tables.interval_units:
             units = alt(*(kw(u) for u in self.tables.interval_units))
-            amount = [Ref("STRING")]
+            amount: list[Expr] = [Ref("STRING")]
             if self.has("interval_number"):
                 amount.append(Ref("INTEGER"))
+            amount += self.interval_amounts()
             primaries.append(seq(kw("INTERVAL"), alt(*amount), units))
         if self.has("interval_bare"):
             primaries.append(seq(kw("INTERVAL"), Ref("STRING")))
         primaries += self.collections()
         primaries += self.special_calls()
         primaries += self.placeholders()
+        primaries += self.query_parameters()
         # Functions written without parentheses, where they round-trip (sqlglot's
         # NO_PAREN_FUNCTIONS: 'WHERE placed > CURRENT_DATE').
         niladic = ("current_date", "current_time", "current_timestamp", "current_user")

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typedgen.frontends.sql.rules import RuleBuilder, alt, empty, opt, seq, star
+from typedgen.frontends.sql.rules import alt, empty, opt, seq, star
+from typedgen.frontends.sql.vendor import VendorRules
 from typedgen.ir.nodes import Expr, Ref, Repeat
 
 __all__ = ["QueryRules"]
 
 
-class QueryRules(RuleBuilder):
+class QueryRules(VendorRules):
     """The rules of a query, from ``WITH`` to the limit."""
 
     def query(self) -> Ref:
@@ -26,7 +27,7 @@ class QueryRules(RuleBuilder):
                     # back (SELECT a AS a), so a CTE names them: a column list, or AS names.
                     named = seq(self.keyword("AS"), self.parens(self.ref("cte_select")))
                     cte_body = alt(seq(columns, cte_body), named)
-            cte = self.rule("cte", seq(self.ref("ident"), cte_body))
+            cte = self.rule("cte", alt(seq(self.ref("ident"), cte_body), *self.vendor_ctes()))
             with_clause = opt(seq(self.keyword("WITH"), recursive, self.separated(cte)))
         set_ops = []
         for feature, words in (
@@ -135,7 +136,7 @@ class QueryRules(RuleBuilder):
         )
         self.rule("alias", alt(seq(kw("AS"), ref("as_name")), ref("column_alias")))
         # ``*`` needs a FROM: ``SELECT * EXCEPT ...`` is a column exclusion in some dialects.
-        items_from = seq(self.separated(item), kw("FROM"), ref("from_items"))
+        items_from = seq(self.separated(item), kw("FROM"), ref("from_items"), *self.prewhere())
         where = seq(kw("WHERE"), ref("condition"))
         bare: list[Expr] = [self.separated(value_item)]
         if self.has("star_bare_union") and mods:
@@ -179,7 +180,9 @@ class QueryRules(RuleBuilder):
             ]
             self.rule("cte_select", seq(kw("SELECT"), opt(distinct), top, *named_clauses))
         self.from_clause()
-        order_item = self.rule("order_item", seq(ref("group_item"), self.direction()))
+        order_item = self.rule(
+            "order_item", seq(ref("group_item"), self.direction(), *self.order_fill())
+        )
         self.rule("order_by", seq(self.phrase("ORDER", "BY"), self.separated(order_item)))
         # Output-column aliases may be named in GROUP BY and ORDER BY; in schema-aware mode
         # they are not schema columns, so name them here.
@@ -232,7 +235,7 @@ class QueryRules(RuleBuilder):
         if self.has("star_replace"):
             replaced = seq(ref("expr"), kw("AS"), ref("ident"))
             out.append(seq(kw("REPLACE"), self.parens(self.separated(replaced))))
-        return out
+        return out + self.vendor_star_modifiers()
 
     @staticmethod
     def modifiers_from(mods: list[Expr], first: int) -> Expr:
@@ -269,6 +272,7 @@ class QueryRules(RuleBuilder):
         table = seq(ref("table_name"), alt(*table_forms))
         primaries: list[Expr] = [table, derived]
         primaries += self.table_functions(name_alias, columns)
+        primaries += self.vendor_primaries(name_alias)
         if self.has("paren_table") and self.has("paren_table_bare"):
             # (t1 JOIN t2 ON ...) AS s: a named table or another such group first (Spark
             # writes a parenthesised UNNEST back as EXPLODE, T-SQL names a subquery's columns).
@@ -279,6 +283,8 @@ class QueryRules(RuleBuilder):
         condition = alt(seq(kw("ON"), ref("condition")))
         if self.has("using"):
             condition = alt(condition, seq(kw("USING"), self.parens(self.separated(ref("ident")))))
+            if self.has("using_bare"):  # ClickHouse: USING a, b
+                condition = alt(condition, seq(kw("USING"), self.separated(ref("ident"))))
         outer = opt(kw("OUTER"))
         sides = [seq(kw("LEFT"), outer)]
         if self.has("right_join"):
@@ -304,6 +310,7 @@ class QueryRules(RuleBuilder):
         ):
             if self.has(feature):
                 joins.append(seq(kw(*words), kw("JOIN"), primary, condition))
+        joins += self.vendor_joins(primary, condition)
         if self.has("natural_join"):
             joins.append(seq(kw("NATURAL"), opt(alt(*sides)), kw("JOIN"), primary))
         for feature, word in (("cross_apply", "CROSS"), ("outer_apply", "OUTER")):
@@ -355,7 +362,8 @@ class QueryRules(RuleBuilder):
                 target = opt(seq(kw("FOR"), purposes))
             verbs = alt(kw("USE"), kw("IGNORE"), kw("FORCE"))
             out = seq(out, star(seq(verbs, kw("INDEX"), target, self.parens(names))))
-        return out
+        tail = self.vendor_table_suffix()
+        return seq(out, *tail) if tail else out
 
     def historical(self) -> Expr | None:
         """Snowflake's time travel, ``AT (TIMESTAMP => x)`` / ``BEFORE (STATEMENT => 'id')``,

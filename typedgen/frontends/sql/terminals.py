@@ -9,7 +9,7 @@ refused.
 from __future__ import annotations
 
 from typedgen.frontends.sql.lexicon import basic_terminal
-from typedgen.frontends.sql.rules import PUNCT, RuleBuilder, alt, opt, seq, star
+from typedgen.frontends.sql.rules import PUNCT, RuleBuilder, alt, empty, opt, seq, star
 from typedgen.ir.grammar import Rule
 from typedgen.ir.nodes import CharClass, Expr, Intersect, Lit, Repeat
 
@@ -128,6 +128,21 @@ class TerminalRules(RuleBuilder):
                 body = _line_comment_text(text)
                 if limit is not None:
                     body = Intersect((Repeat(text, 0, limit), body))
+                # A longer symbol wins over the comment opener: ClickHouse lexes "#>" and
+                # "#>>" (JSON paths) before a "#" comment, so "#> x" is no comment there.
+                longer = "".join(
+                    sorted(
+                        {
+                            s[len(opener)]
+                            for s in self.tables.symbols
+                            if s.startswith(opener) and len(s) > len(opener)
+                        }
+                    )
+                )
+                if longer:
+                    anything = star(CharClass.of("", negated=True))
+                    head_char = CharClass.of(longer, negated=True)
+                    body = Intersect((body, alt(empty(), seq(head_char, anything))))
                 head: Expr = Lit.text(opener)
                 if opener == "--" and self.tables.dash_comment_space:
                     head = seq(head, CharClass.of(" \t"))  # MySQL: "-- x", not "--x"

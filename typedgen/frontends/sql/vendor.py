@@ -1,0 +1,240 @@
+"""One warehouse's syntax: the constructs of :mod:`.vendor_probes`, each where its probe
+round-trips (DuckDB, BigQuery, Snowflake, ClickHouse, Trino).
+
+The other clause families call the hooks here at the place each construct goes (a join, a
+predicate, a table suffix, a call); each returns nothing where the dialect lacks it.
+"""
+
+from __future__ import annotations
+
+from typedgen.frontends.sql.lexicon import basic_terminal
+from typedgen.frontends.sql.rules import RuleBuilder, alt, empty, opt, seq, star
+from typedgen.ir.grammar import Rule
+from typedgen.ir.nodes import Alt, Expr, Lit, Ref, Repeat
+
+__all__ = ["VendorRules"]
+
+_PARAMETRIC = "PARAM_AGG"
+"""The terminal of ClickHouse's parametric aggregates (case-sensitive)."""
+
+
+class VendorRules(RuleBuilder):
+    """Hooks for the constructs one warehouse has."""
+
+    # -- words -----------------------------------------------------------------------------
+    def vendor_words(self) -> None:
+        """Keywords the calls below need, registered before the lexicon is built."""
+        for name in self.parametric_known():
+            self.keyword(name)
+        for word in self.type_constructors():
+            self.keyword(word)
+        for word in self.inner_types():
+            self.type_word(word)
+
+    def _offered(self, name: str) -> bool:
+        """Whether a function may be called: ``functions=`` names it (or is not given), and
+        some call is offered at all."""
+        wanted = self.options.functions
+        if wanted is not None and name.upper() not in wanted:
+            return False
+        return bool(self.callable_functions()) or (
+            self.options.anonymous_calls and self.has("anonymous")
+        )
+
+    def parametric_known(self) -> dict[str, tuple[tuple[int, int], ...]]:
+        known = self.tables.vendor.parametric_known
+        return {n: shapes for n, shapes in known.items() if self._offered(n)}
+
+    def parametric_names(self) -> tuple[str, ...]:
+        """ClickHouse's parametric aggregates the grammar offers, none a word of its own."""
+        taken = set(self.lex.words)
+        return tuple(
+            n for n in self.tables.vendor.parametric if n.upper() not in taken and self._offered(n)
+        )
+
+    def vendor_terminals(self, classes: dict[str, list[str]]) -> list[Rule]:
+        """The case-sensitive terminal of the parametric aggregates (``quantiles`` is also a
+        plain name wherever an identifier is: it joins every class ``IDENT`` is in)."""
+        names = self.parametric_names()
+        if not names:
+            return []
+        for members in classes.values():
+            if "IDENT" in members:
+                members.append(_PARAMETRIC)
+        body = Alt(tuple(Lit.text(n) for n in names), origin=self.origin.at(_PARAMETRIC))
+        return [basic_terminal(_PARAMETRIC, body, self.origin.at(_PARAMETRIC), priority=2)]
+
+    # -- types -----------------------------------------------------------------------------
+    def type_constructors(self) -> dict[str, tuple[int, ...]]:
+        """Types of types the caller did not exclude (none where no inner type is left)."""
+        if not self.inner_types():
+            return {}
+        if not self.has("type_constructors"):
+            return {}
+        made = self.tables.vendor.type_constructors
+        return {w: n for w, n in made.items() if w not in self.options.exclude_types}
+
+    def inner_types(self) -> dict[str, tuple[int, ...]]:
+        inner = self.tables.vendor.inner_types
+        if not (self.tables.vendor.type_constructors and self.has("type_constructors")):
+            return {}
+        return {w: n for w, n in inner.items() if w not in self.options.exclude_types}
+
+    def type_word(self, word: str) -> Expr:
+        """A type name's own terminal (a phrase's words in sequence where it is split)."""
+        phrase = self.type_phrases.get(word)
+        return phrase[0] if phrase is not None else self.keyword(word)
+
+    def vendor_types(self) -> list[Expr]:
+        """``MAP(VARCHAR, INT)``, ``Nullable(DateTime)``, ``Tuple(String, Array(UInt8))``:
+        types of the types that round-trip inside them (``inner_type``)."""
+        made = self.type_constructors()
+        if not made:
+            return []
+        ref, punct, number = self.ref, self.punct, Ref("INTEGER")
+        suffixes = (empty(), self.parens(number), self.parens(number, punct(","), number))
+        inner: list[Expr] = [
+            seq(self.type_word(word), alt(*(suffixes[n] for n in params)))
+            for word, params in sorted(self.inner_types().items())
+        ]
+        forms: list[Expr] = []
+        item = ref("inner_type")
+        for word, counts in sorted(made.items()):
+            lists = [seq(item, *(seq(punct(","), item) for _ in range(k - 1))) for k in counts]
+            if 3 in counts:  # three or more
+                lists[-1] = seq(lists[-1], star(seq(punct(","), item)))
+            forms.append(seq(self.keyword(word), self.parens(alt(*lists))))
+        self.rule("inner_type", alt(*inner, *forms))
+        return forms
+
+    # -- calls -----------------------------------------------------------------------------
+    def vendor_calls(self) -> list[Expr]:
+        """ClickHouse's ``quantiles(0.5, 0.9)(x)``: parameters, then arguments."""
+        out: list[Expr] = []
+        ref, punct = self.ref, self.punct
+        tail = (self.filter_clause, self.over_clause)
+
+        def items(n: int) -> Expr:
+            return seq(ref("expr"), *(seq(punct(","), ref("expr")) for _ in range(n - 1)))
+
+        for name, shapes in sorted(self.parametric_known().items()):
+            forms = [seq(self.parens(items(p)), self.parens(items(a))) for p, a in shapes]
+            out.append(seq(self.keyword(name), alt(*forms), *tail))
+        if self.parametric_names():
+            some = self.separated(ref("expr"))
+            call = seq(Ref(_PARAMETRIC), self.parens(some), opt(self.parens(some)))
+            out.append(seq(call, *tail))
+        return out
+
+    # -- FROM ------------------------------------------------------------------------------
+    def vendor_joins(self, primary: Expr, condition: Expr) -> list[Expr]:
+        """ClickHouse's ``[GLOBAL] [side] ANY|ALL|ASOF|SEMI|ANTI JOIN`` (and the strictness
+        before the side, which sqlglot reads as the same join)."""
+        kw = self.keyword
+        out: list[Expr] = []
+        for words, with_on, bare in self.tables.vendor.join_phrases:
+            joined = seq(kw(*words), kw("JOIN"), primary)
+            # An outer join takes a condition, as the other joins of the grammar do.
+            bare = bare and not {"LEFT", "RIGHT", "FULL"} & set(words)
+            if with_on and bare:
+                out.append(seq(joined, opt(condition)))
+            elif with_on:
+                out.append(seq(joined, condition))
+            elif bare:
+                out.append(joined)
+        return out
+
+    def vendor_table_suffix(self) -> list[Expr]:
+        """ClickHouse's ``t AS x FINAL SAMPLE 1 / 10 OFFSET 1 / 2`` after a table."""
+        kw = self.keyword
+        out: list[Expr] = []
+        if self.has("final"):
+            out.append(opt(kw("FINAL")))
+        if self.has("sample_ratio"):
+            number = alt(Ref("INTEGER"), Ref("DECIMAL"))
+            ratio = seq(number, opt(seq(self.punct("/"), number)))
+            out.append(opt(seq(kw("SAMPLE"), ratio, opt(seq(kw("OFFSET"), ratio)))))
+        return out
+
+    def vendor_primaries(self, name_alias: Expr) -> list[Expr]:
+        """ClickHouse's parametrised views ``v(x = 1)`` and ``VALUES ((1, 'a'), (2, 'b'))``."""
+        kw, ref, punct = self.keyword, self.ref, self.punct
+        out: list[Expr] = []
+        if self.has("view_parameters"):
+            param = seq(ref("ident"), punct("="), ref("expr"))
+            args = self.parens(self.separated(param))
+            out.append(seq(ref("table_name"), args, opt(name_alias), *self.vendor_table_suffix()))
+        if self.has("values_bare"):
+            several = Repeat(seq(punct(","), ref("expr")), 1)
+            row = alt(ref("expr"), self.parens(ref("expr"), several))
+            out.append(seq(kw("VALUES"), self.parens(self.separated(row)), opt(name_alias)))
+        return out
+
+    def prewhere(self) -> list[Expr]:
+        """ClickHouse's ``PREWHERE`` condition, between FROM and WHERE."""
+        if not self.has("prewhere"):
+            return []
+        return [opt(seq(self.keyword("PREWHERE"), self.ref("condition")))]
+
+    def vendor_ctes(self) -> list[Expr]:
+        """ClickHouse's ``WITH 1 AS x`` / ``WITH (SELECT ...) AS x``: a named value."""
+        if not self.has("cte_expression"):
+            return []
+        return [seq(self.ref("expr"), self.keyword("AS"), self.ref("ident"))]
+
+    # -- expressions -----------------------------------------------------------------------
+    def interval_amounts(self) -> list[Expr]:
+        """``INTERVAL t.days DAY``, ``INTERVAL (x + 1) DAY``, ``INTERVAL 1 DAY``."""
+        out: list[Expr] = []
+        if self.has("interval_column"):
+            out.append(self.ref("column_ref"))
+        if self.has("interval_paren"):
+            out.append(self.parens(self.ref("expr")))
+        if self.has("interval_number_read") and not self.has("interval_number"):
+            out.append(Ref("INTEGER"))
+        return out
+
+    def query_parameters(self) -> list[Expr]:
+        """ClickHouse's ``{name: Type}`` (with ``placeholders=True``)."""
+        if not (self.options.placeholders and self.has("query_parameter")):
+            return []
+        if not set(self.tables.types) - self.options.exclude_types:
+            return []
+        punct = self.punct
+        return [seq(punct("{"), Ref("IDENT"), punct(":"), self.ref("data_type"), punct("}"))]
+
+    # -- predicates --------------------------------------------------------------------------
+    def vendor_predicates(self, in_list: Expr) -> list[tuple[str, Expr]]:
+        """ClickHouse's ``x GLOBAL [NOT] IN (...)``."""
+        kw = self.keyword
+        out: list[tuple[str, Expr]] = []
+        if self.has("global_in"):
+            out.append(("GLOBAL", seq(kw("GLOBAL", "IN"), in_list)))
+        if self.has("global_not_in"):
+            out.append(("GLOBAL", seq(kw("GLOBAL", "NOT", "IN"), in_list)))
+        return out
+
+    def vendor_star_modifiers(self) -> list[Expr]:
+        """ClickHouse's ``* APPLY(sum) APPLY(toString)``."""
+        if not self.has("star_apply"):
+            return []
+        apply = seq(self.keyword("APPLY"), self.parens(self.ref("ident")))
+        return [Repeat(apply, 1)]
+
+    def order_fill(self) -> list[Expr]:
+        """ClickHouse's ``ORDER BY a WITH FILL [FROM x] [TO y] [STEP z]``."""
+        if not self.has("with_fill"):
+            return []
+        kw, ref = self.keyword, self.ref
+        bounds = [opt(seq(kw(word), ref("bitwise"))) for word in ("FROM", "TO", "STEP")]
+        if self.has("interpolate"):
+            column = seq(ref("ident"), opt(seq(kw("AS"), ref("expr"))))
+            bounds.append(opt(seq(kw("INTERPOLATE"), self.parens(self.separated(column)))))
+        return [opt(seq(kw("WITH", "FILL"), *bounds))]
+
+    def vendor_in_lists(self) -> list[Expr]:
+        """ClickHouse's ``x IN ['a', 'b']`` (sqlglot writes ``IN ('a', 'b')``)."""
+        if not self.has("in_array_read"):
+            return []
+        punct = self.punct
+        return [seq(punct("["), self.separated(self.ref("expr")), punct("]"))]
