@@ -47,6 +47,27 @@ CONSTRUCTS = [
         "sqlite",
     ),
     ("clickhouse", "SELECT CAST(a AS Map(String, LowCardinality(String)))", "sqlite"),
+    ("snowflake", "SELECT CAST(a AS MAP(VARCHAR, INT)), b::MAP(INT, ARRAY(VARCHAR))", "sqlite"),
+    ("duckdb", "SELECT CAST({'a': 1} AS MAP(TEXT, DECIMAL(38, 0)))", "sqlite"),
+    # Typed literals (sqlglot writes them as CASTs: the same tree).
+    (
+        "bigquery",
+        "SELECT DATETIME '2017-10-15 00:00:00', JSON '\"foo\"', NUMERIC '2.25', TIME '23:59'",
+        "sqlite",
+    ),
+    ("trino", "SELECT TIMESTAMP '2012-10-31 01:00 -2', TIME '01:02:03.456 -08:00'", None),
+    ("snowflake", "SELECT TIME_SLICE(TIMESTAMP_NTZ '2024-03-15 14:37:42', 1, 'HOUR')", "mysql"),
+    # BigQuery.
+    ("bigquery", "SELECT ARRAY(SELECT DISTINCT AS STRUCT 1 AS a, b FROM t)", "duckdb"),
+    ("bigquery", "SELECT AS VALUE STRUCT(1 AS a, 2 AS b)", "snowflake"),
+    ("bigquery", "SELECT * FROM a WHERE b NOT IN UNNEST([1, 2]) OR c IN UNNEST(d)", "snowflake"),
+    (
+        "bigquery",
+        "SELECT ANY_VALUE(a HAVING MAX b), ARRAY_AGG(DISTINCT x IGNORE NULLS ORDER BY x LIMIT"
+        " 10), COUNT(x RESPECT NULLS), ARRAY_CONCAT_AGG(c LIMIT 2) FROM t",
+        "postgres",
+    ),
+    ("snowflake", "SELECT ARRAY_AGG(a ORDER BY b LIMIT 10), ANY_VALUE(a HAVING MIN b)", "postgres"),
 ]
 
 
@@ -85,6 +106,11 @@ REFUSED = [
     ("clickhouse", "SELECT * FROM a LEFT ANY JOIN b"),
     # DECIMAL(INT) is a DECIMAL with a parameter named INT for sqlglot, not a type of types.
     ("snowflake", "SELECT CAST(a AS DECIMAL(INT))"),
+    # DuckDB writes these as ARG_MIN_NULL(a, b) and {'a': 1}: another tree.
+    ("duckdb", "SELECT ANY_VALUE(a HAVING MIN b) FROM t"),
+    ("duckdb", "SELECT AS STRUCT 1 AS a"),
+    # Snowflake writes COUNT(a RESPECT NULLS) as COUNT(a) RESPECT NULLS: offered there only.
+    ("snowflake", "SELECT COUNT(a RESPECT NULLS) FROM t"),
 ]
 
 

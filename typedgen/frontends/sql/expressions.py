@@ -290,6 +290,7 @@ class ExpressionRules(VendorRules):
         if self.has("timestamp_literal"):
             literals.append(seq(kw("TIMESTAMP"), Ref("STRING")))
         literals += [Ref(f"PSTRING_{i}") for i in range(len(self.tables.string_forms))]
+        literals += self.typed_literals()
         self.rule("literal", alt(*literals))
         self.calls()
         self.window()

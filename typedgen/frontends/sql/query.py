@@ -166,7 +166,7 @@ class QueryRules(VendorRules):
         distinct: Expr = kw("DISTINCT")
         if self.has("distinct_on"):
             distinct = seq(distinct, opt(seq(kw("ON"), self.parens(self.separated(ref("expr"))))))
-        forms = [seq(kw("SELECT"), opt(distinct), top, *clauses)]
+        forms = [seq(kw("SELECT"), opt(distinct), top, *self.select_as(), *clauses)]
         self.rule("select_core", alt(*forms))
         if self.has("cte_columns") and not self.has("cte_unaliased"):
             # Where sqlglot names a CTE's unnamed columns when it writes the query back

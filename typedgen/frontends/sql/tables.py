@@ -737,6 +737,8 @@ def _read_tables(name: str) -> DialectTables:
             # Any keyword may make a type of types (ClickHouse's NULLABLE is no type token).
             tuple(sorted(w for w in keywords if w.isalpha())),
             types,
+            tuple(f.name for f in functions if f.aggregate and f.arity.allows(1)),
+            _round_trips,
         )
     return DialectTables(
         name=name,

@@ -26,9 +26,12 @@ class VendorRules(RuleBuilder):
         """Keywords the calls below need, registered before the lexicon is built."""
         for name in self.parametric_known():
             self.keyword(name)
+        self.inside_calls()  # (registers the words of those calls)
         for word in self.type_constructors():
             self.keyword(word)
         for word in self.inner_types():
+            self.type_word(word)
+        for word in self.literal_types():
             self.type_word(word)
 
     def _offered(self, name: str) -> bool:
@@ -44,6 +47,12 @@ class VendorRules(RuleBuilder):
     def parametric_known(self) -> dict[str, tuple[tuple[int, int], ...]]:
         known = self.tables.vendor.parametric_known
         return {n: shapes for n, shapes in known.items() if self._offered(n)}
+
+    def aggregate_clauses(self) -> dict[str, tuple[str, ...]]:
+        if not self.has("aggregate_clauses"):
+            return {}
+        inside = self.tables.vendor.aggregate_clauses
+        return {n: c for n, c in inside.items() if self._offered(n)}
 
     def parametric_names(self) -> tuple[str, ...]:
         """ClickHouse's parametric aggregates the grammar offers, none a word of its own."""
@@ -85,6 +94,21 @@ class VendorRules(RuleBuilder):
         phrase = self.type_phrases.get(word)
         return phrase[0] if phrase is not None else self.keyword(word)
 
+    def literal_types(self) -> tuple[str, ...]:
+        if not self.has("typed_literals"):
+            return ()
+        # DATE '...' and TIMESTAMP '...' are literals of their own where those probes are on.
+        done = {w for w in ("DATE", "TIMESTAMP") if self.has(w.lower() + "_literal")}
+        return tuple(
+            w
+            for w in self.tables.vendor.typed_literals
+            if w not in self.options.exclude_types and w not in done
+        )
+
+    def typed_literals(self) -> list[Expr]:
+        """``DATETIME '2020-01-01 10:00:00'``, ``JSON '{}'``, ``NUMERIC '2.5'``."""
+        return [seq(self.type_word(w), Ref("STRING")) for w in self.literal_types()]
+
     def vendor_types(self) -> list[Expr]:
         """``MAP(VARCHAR, INT)``, ``Nullable(DateTime)``, ``Tuple(String, Array(UInt8))``:
         types of the types that round-trip inside them (``inner_type``)."""
@@ -120,11 +144,48 @@ class VendorRules(RuleBuilder):
         for name, shapes in sorted(self.parametric_known().items()):
             forms = [seq(self.parens(items(p)), self.parens(items(a))) for p, a in shapes]
             out.append(seq(self.keyword(name), alt(*forms), *tail))
+        out += self.inside_calls()
         if self.parametric_names():
             some = self.separated(ref("expr"))
             call = seq(Ref(_PARAMETRIC), self.parens(some), opt(self.parens(some)))
             out.append(seq(call, *tail))
         return out
+
+    def inside_calls(self) -> list[Expr]:
+        """BigQuery's ``ARRAY_AGG(DISTINCT x IGNORE NULLS ORDER BY y LIMIT 10)``,
+        ``ANY_VALUE(x HAVING MAX y)``: for each aggregate the clauses it was probed with."""
+        kw, ref = self.keyword, self.ref
+        out: list[Expr] = []
+        for name, clauses in sorted(self.aggregate_clauses().items()):
+            pairs = (("ignore", "IGNORE"), ("respect", "RESPECT"))
+            nulls = [kw(word, "NULLS") for clause, word in pairs if clause in clauses]
+            limit = seq(kw("LIMIT"), Ref("INTEGER"))
+            ends: list[Expr] = []
+            if "order_limit" in clauses:
+                ends.append(seq(ref("order_by"), limit))
+            if "limit" in clauses:
+                ends.append(limit)
+            having: Expr = empty()
+            if "having" in clauses:
+                having = opt(seq(kw("HAVING"), alt(kw("MIN"), kw("MAX")), ref("bitwise")))
+            args = seq(
+                opt(self.distinct),
+                ref("expr"),
+                opt(alt(*nulls)) if nulls else empty(),
+                having,
+                opt(alt(*ends)) if ends else empty(),
+            )
+            out.append(seq(kw(name), self.parens(args), self.filter_clause, self.over_clause))
+        return out
+
+    def select_as(self) -> list[Expr]:
+        """BigQuery's ``SELECT [DISTINCT] AS STRUCT ...`` and ``SELECT AS VALUE ...``."""
+        kinds = [
+            self.keyword("AS", word)
+            for feature, word in (("select_as_struct", "STRUCT"), ("select_as_value", "VALUE"))
+            if self.has(feature)
+        ]
+        return [opt(alt(*kinds))] if kinds else []
 
     # -- FROM ------------------------------------------------------------------------------
     def vendor_joins(self, primary: Expr, condition: Expr) -> list[Expr]:
@@ -233,8 +294,12 @@ class VendorRules(RuleBuilder):
         return [opt(seq(kw("WITH", "FILL"), *bounds))]
 
     def vendor_in_lists(self) -> list[Expr]:
-        """ClickHouse's ``x IN ['a', 'b']`` (sqlglot writes ``IN ('a', 'b')``)."""
-        if not self.has("in_array_read"):
-            return []
+        """ClickHouse's ``x IN ['a', 'b']`` (sqlglot writes ``IN ('a', 'b')``), BigQuery's
+        ``x IN UNNEST(a)``."""
         punct = self.punct
-        return [seq(punct("["), self.separated(self.ref("expr")), punct("]"))]
+        out: list[Expr] = []
+        if self.has("in_array_read"):
+            out.append(seq(punct("["), self.separated(self.ref("expr")), punct("]")))
+        if self.has("in_unnest"):
+            out.append(seq(self.keyword("UNNEST"), self.parens(self.ref("expr"))))
+        return out

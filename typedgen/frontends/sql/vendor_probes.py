@@ -54,11 +54,20 @@ VENDOR_PROBES: dict[str, str] = {
     # Types of types (MAP(VARCHAR, INT), Nullable(DateTime)): sqlglot's base parser reads
     # them in every dialect (SQLite too), so they are on where a dialect class says so.
     "type_constructors": "SELECT CAST(x AS ARRAY(INT))",
+    # Typed literals beyond DATE '...' and TIMESTAMP '...' (DATETIME '...', JSON '...',
+    # NUMERIC '...'), which sqlglot writes as CASTs (or PARSE_JSON): the same tree.
+    "typed_literals": "SELECT TIME '23:59:59'",
+    # BigQuery: SELECT AS STRUCT / AS VALUE, IN UNNEST(...), and clauses inside an
+    # aggregate's parentheses (per function: aggregate_clauses below).
+    "select_as_struct": "SELECT DISTINCT AS STRUCT 1 AS a, b FROM t",
+    "select_as_value": "SELECT AS VALUE STRUCT(1 AS a)",
+    "in_unnest": "SELECT a FROM t WHERE b IN UNNEST(c)",
+    "aggregate_clauses": "SELECT ARRAY_AGG(a ORDER BY b LIMIT 10) FROM t",
 }
 """Each construct with the SQL that must round-trip (exactly, unless in :data:`VENDOR_READ`)."""
 
 VENDOR_READ: frozenset[str] = frozenset(
-    {"using_bare", "interval_number_read", "in_array_read", "type_constructors"}
+    {"using_bare", "interval_number_read", "in_array_read", "type_constructors", "typed_literals"}
 )
 """Probes that need only come back as the same tree (a spelling sqlglot reads and writes in
 another form)."""
@@ -91,10 +100,14 @@ CLICKHOUSE_NATIVE: frozenset[str] = frozenset(
 )
 """ClickHouse's own constructs (see :mod:`.dialects`)."""
 
-SNOWFLAKE_NATIVE: frozenset[str] = frozenset({"type_constructors"})
-DUCKDB_NATIVE: frozenset[str] = frozenset({"type_constructors"})
-BIGQUERY_NATIVE: frozenset[str] = frozenset()
-TRINO_NATIVE: frozenset[str] = frozenset({"type_constructors"})
+SNOWFLAKE_NATIVE: frozenset[str] = frozenset(
+    {"type_constructors", "typed_literals", "aggregate_clauses"}
+)
+DUCKDB_NATIVE: frozenset[str] = frozenset({"type_constructors", "typed_literals"})
+BIGQUERY_NATIVE: frozenset[str] = frozenset(
+    {"typed_literals", "select_as_struct", "select_as_value", "in_unnest", "aggregate_clauses"}
+)
+TRINO_NATIVE: frozenset[str] = frozenset({"type_constructors", "typed_literals"})
 
 VENDOR_SPECIFIC: frozenset[str] = (
     CLICKHOUSE_NATIVE | SNOWFLAKE_NATIVE | DUCKDB_NATIVE | BIGQUERY_NATIVE | TRINO_NATIVE
@@ -126,6 +139,13 @@ class VendorTables:
     inner_types: dict[str, tuple[int, ...]] = field(default_factory=dict)
     """The types (with their parameter counts) that round-trip inside every constructor:
     ClickHouse writes ``Array(VARCHAR)`` as ``Array(String)``, another tree."""
+    typed_literals: tuple[str, ...] = ()
+    """Types written before a string as a literal (``DATETIME '2020-01-01 10:00:00'``):
+    sqlglot's temporal, JSON and decimal types that round-trip so."""
+    aggregate_clauses: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Aggregates of one argument with the clauses each takes inside its parentheses, as
+    probed one by one (``ignore``: ``x IGNORE NULLS``, ``respect``, ``having``: ``x HAVING MAX
+    y``, ``limit``: ``x LIMIT 10``, ``order_limit``: ``x ORDER BY y LIMIT 10``)."""
     join_phrases: tuple[tuple[tuple[str, ...], bool, bool], ...] = ()
     """ClickHouse's join phrases before ``JOIN`` (``GLOBAL LEFT ANY``, ``ANY LEFT``) that
     round-trip as the same tree, each with whether it does so with ``ON`` and without a
@@ -275,6 +295,69 @@ def _type_constructors(
     return constructors, inner
 
 
+_LITERAL_BODIES = ("'2020-01-31 10:00:00'", "'x'", "'1.5'")
+
+
+def _typed_literals(
+    dialect: Any, round_trips: Callable[[str, Any], bool], types: dict[str, tuple[int, ...]]
+) -> tuple[str, ...]:
+    import sqlglot
+    from sqlglot import exp
+    from sqlglot.errors import SqlglotError
+
+    kinds = {*exp.DataType.TEMPORAL_TYPES, exp.DataType.Type.JSON}
+    kinds |= {exp.DataType.Type.DECIMAL, exp.DataType.Type.BIGDECIMAL}
+    out = []
+    for word, params in sorted(types.items()):
+        if 0 not in params:
+            continue
+        try:
+            cast = sqlglot.parse_one(f"SELECT CAST(x AS {word})", read=dialect).find(exp.Cast)
+        except SqlglotError:
+            continue
+        if cast is None or cast.to.this not in kinds:
+            continue
+        kept = True
+        for body in _LITERAL_BODIES:
+            sql = f"SELECT {word} {body}"
+            if not round_trips(sql, dialect):
+                kept = False
+                break
+            node = sqlglot.parse_one(sql, read=dialect).expressions[0]
+            if isinstance(node, (exp.Alias, exp.Column)):  # SELECT a 'x': an alias
+                kept = False
+                break
+        if kept:
+            out.append(word)
+    return tuple(out)
+
+
+_INSIDE = {
+    "ignore": "a IGNORE NULLS",
+    "respect": "a RESPECT NULLS",
+    "having": "a HAVING MAX b",
+    "limit": "a LIMIT 10",
+    "order_limit": "a ORDER BY b LIMIT 10",
+}
+
+
+def _aggregate_clauses(
+    dialect: Any, round_trips: Callable[[str, Any], bool], aggregates: tuple[str, ...]
+) -> dict[str, tuple[str, ...]]:
+    """Each clause alone, exactly as written (COUNT(a RESPECT NULLS) comes back from
+    Snowflake as COUNT(a) RESPECT NULLS: not inside)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for name in aggregates:
+        kept = tuple(
+            clause
+            for clause, args in _INSIDE.items()
+            if round_trips(f"SELECT {name}({args}) FROM t", dialect)
+        )
+        if kept:
+            out[name] = kept
+    return out
+
+
 def read_vendor_tables(
     dialect: Any,
     features: frozenset[str],
@@ -282,6 +365,8 @@ def read_vendor_tables(
     known: frozenset[str],
     type_words: tuple[str, ...] = (),
     types: dict[str, tuple[int, ...]] | None = None,
+    aggregates: tuple[str, ...] = (),
+    exact: Callable[[str, Any], bool] | None = None,
 ) -> VendorTables:
     """The entries of sqlglot's tables for the constructs above, as probed; ``round_trips``
     compares trees only (``exact=False``)."""
@@ -291,4 +376,8 @@ def read_vendor_tables(
         parametric, modelled = _parametric(dialect, round_trips, known)
     phrases = _join_phrases(dialect, round_trips) if "global_in" in features else ()
     constructors, inner = _type_constructors(dialect, round_trips, type_words, types or {})
-    return VendorTables(parametric, modelled, constructors, inner, phrases)
+    literals = _typed_literals(dialect, round_trips, types or {})
+    inside: dict[str, tuple[str, ...]] = {}
+    if exact is not None and "aggregate_clauses" in features:
+        inside = _aggregate_clauses(dialect, exact, aggregates)
+    return VendorTables(parametric, modelled, constructors, inner, literals, inside, phrases)
