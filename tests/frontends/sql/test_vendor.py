@@ -68,6 +68,21 @@ CONSTRUCTS = [
         "postgres",
     ),
     ("snowflake", "SELECT ARRAY_AGG(a ORDER BY b LIMIT 10), ANY_VALUE(a HAVING MIN b)", "postgres"),
+    # DuckDB.
+    ("duckdb", 'SELECT foo: 1, "bar": a + 2 FROM t', "postgres"),
+    ("duckdb", "SELECT MAP {'x': 1, 'y': a}, MAP {}, [], [[]] FROM t", "postgres"),
+    ("duckdb", "SELECT * FROM t LIMIT 10% OFFSET 1", "postgres"),
+    ("duckdb", "SELECT * FROM t LIMIT 2.5 PERCENT", "postgres"),
+    # Snowflake.
+    ("snowflake", "SELECT {*}, {t.*}, {* EXCLUDE (a, b)} FROM t", "duckdb"),
+    ("snowflake", "SELECT * EXCLUDE a, b FROM t", "duckdb"),
+    ("snowflake", "SELECT * EXCLUDE (a) RENAME (b AS c, d AS e) FROM t", "duckdb"),
+    (
+        "snowflake",
+        "SELECT * FROM t AS x TABLESAMPLE BERNOULLI (5) SEED (1) JOIN u AS y SAMPLE (10 ROWS)"
+        " ON x.a = y.a, (SELECT 1) SAMPLE BLOCK (0.5) REPEATABLE (2)",
+        "postgres",
+    ),
 ]
 
 

@@ -310,7 +310,7 @@ class ExpressionRules(VendorRules):
         if self.has("struct_literal"):
             member = seq(Ref("STRING"), punct(":"), ref("expr"))
             out.append(seq(punct("{"), self.separated(member), punct("}")))
-        return out
+        return out + self.vendor_collections()
 
     def special_calls(self) -> list[Expr]:
         """Functions with syntax of their own: ``TRIM(BOTH x FROM y)``,

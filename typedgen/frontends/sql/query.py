@@ -94,6 +94,7 @@ class QueryRules(VendorRules):
                 forms.append(seq(self.keyword("LIMIT"), number, by))
             if self.has("offset_only"):
                 forms.append(seq(self.keyword("OFFSET"), count))
+            forms += self.vendor_limits()
         if not (prefer_fetch or self.tables.limit_fetch == "ALL"):
             return forms
         suffix = "_ordered" if ordered else ""
@@ -122,7 +123,9 @@ class QueryRules(VendorRules):
         top: Expr = empty()
         if self.tables.top and self.has("top"):
             top = opt(seq(kw("TOP"), alt(Ref("INTEGER"), self.parens(Ref("INTEGER")))))
-        value_item = self.rule("value_item", seq(ref("expr"), opt(ref("alias"))))
+        value_item = self.rule(
+            "value_item", alt(seq(ref("expr"), opt(ref("alias"))), *self.prefix_aliases())
+        )
         mods = self.star_modifiers()
         qualified = seq(ref("ident"), self.punct("."), self.punct("*"))
         qualified_mods = self.has("qualified_star_modifiers")
@@ -230,7 +233,9 @@ class QueryRules(VendorRules):
         names = self.parens(self.separated(ref("column_ref")))
         out: list[Expr] = []
         for feature, word in (("star_except", "EXCEPT"), ("star_exclude", "EXCLUDE")):
-            if self.has(feature):
+            if self.has(feature) and self.has(feature + "_bare"):
+                out.append(seq(kw(word), alt(names, ref("column_ref"))))  # * EXCLUDE a
+            elif self.has(feature):
                 out.append(seq(kw(word), names))
         if self.has("star_replace"):
             replaced = seq(ref("expr"), kw("AS"), ref("ident"))
@@ -254,7 +259,7 @@ class QueryRules(VendorRules):
             derived_alias = seq(derived_alias, opt(columns))
         if self.has("derived_no_alias"):
             derived_alias = opt(derived_alias)
-        derived = seq(self.parens(ref("query")), derived_alias)
+        derived = seq(self.parens(ref("query")), derived_alias, *self.sample_suffix())
         named: list[Expr] = [seq(opt(table_alias), self.table_hints())]
         named += self.table_samples()
         pivots = self.pivots()

@@ -178,6 +178,58 @@ class VendorRules(RuleBuilder):
             out.append(seq(kw(name), self.parens(args), self.filter_clause, self.over_clause))
         return out
 
+    def vendor_collections(self) -> list[Expr]:
+        """DuckDB's ``MAP {'x': 1}``, an empty ``[]``, Snowflake's ``{*}``, ``{t.*}``,
+        ``{* EXCLUDE (a)}``."""
+        ref, punct, kw = self.ref, self.punct, self.keyword
+        out: list[Expr] = []
+        if self.has("map_literal"):
+            member = seq(ref("expr"), punct(":"), ref("expr"))
+            out.append(seq(kw("MAP"), punct("{"), opt(self.separated(member)), punct("}")))
+        if self.has("empty_array"):
+            out.append(seq(punct("["), punct("]")))
+        if self.has("star_braces"):
+            qualified = seq(ref("ident"), punct("."), punct("*"))
+            excluded = seq(kw("EXCLUDE"), self.parens(self.separated(ref("column_ref"))))
+            stars = alt(seq(punct("*"), opt(excluded)), qualified)
+            out.append(seq(punct("{"), stars, punct("}")))
+        return out
+
+    def prefix_aliases(self) -> list[Expr]:
+        """DuckDB's ``SELECT name: value`` (sqlglot writes ``value AS name``)."""
+        if not self.has("prefix_alias"):
+            return []
+        return [seq(self.ref("ident"), self.punct(":"), self.ref("expr"))]
+
+    def vendor_limits(self) -> list[Expr]:
+        """DuckDB's ``LIMIT 10 PERCENT`` / ``LIMIT 10%`` [OFFSET n]."""
+        kw = self.keyword
+        units: list[Expr] = []
+        if self.has("limit_percent"):
+            units.append(kw("PERCENT"))
+        if self.has("limit_percent_sign"):
+            units.append(self.punct("%"))
+        if not units:
+            return []
+        number = alt(Ref("INTEGER"), Ref("DECIMAL"))
+        offset = opt(seq(kw("OFFSET"), Ref("INTEGER")))
+        return [seq(kw("LIMIT"), number, alt(*units), offset)]
+
+    def sample_suffix(self) -> list[Expr]:
+        """Snowflake's sample after an alias, a subquery or a PIVOT: ``t AS x TABLESAMPLE
+        BERNOULLI (5) SEED (1)`` (and ``SAMPLE BLOCK (5) REPEATABLE (1)``, read as the same)."""
+        if not self.has("sample_suffix"):
+            return []
+        kw = self.keyword
+        read = self.has("sample_read")
+        words = [kw("TABLESAMPLE"), *([kw("SAMPLE")] if read else [])]
+        methods = [kw(m) for m in ("BERNOULLI", "SYSTEM", *(("ROW", "BLOCK") if read else ()))]
+        number = alt(Ref("INTEGER"), Ref("DECIMAL"))
+        seeds = [kw("SEED"), *([kw("REPEATABLE")] if read else [])]
+        size = self.parens(number, opt(kw("ROWS"))) if read else self.parens(number)
+        seed = opt(seq(alt(*seeds), self.parens(Ref("INTEGER"))))
+        return [opt(seq(alt(*words), opt(alt(*methods)), size, seed))]
+
     def select_as(self) -> list[Expr]:
         """BigQuery's ``SELECT [DISTINCT] AS STRUCT ...`` and ``SELECT AS VALUE ...``."""
         kinds = [
@@ -208,7 +260,7 @@ class VendorRules(RuleBuilder):
     def vendor_table_suffix(self) -> list[Expr]:
         """ClickHouse's ``t AS x FINAL SAMPLE 1 / 10 OFFSET 1 / 2`` after a table."""
         kw = self.keyword
-        out: list[Expr] = []
+        out: list[Expr] = self.sample_suffix()
         if self.has("final"):
             out.append(opt(kw("FINAL")))
         if self.has("sample_ratio"):
@@ -276,11 +328,15 @@ class VendorRules(RuleBuilder):
         return out
 
     def vendor_star_modifiers(self) -> list[Expr]:
-        """ClickHouse's ``* APPLY(sum) APPLY(toString)``."""
-        if not self.has("star_apply"):
-            return []
-        apply = seq(self.keyword("APPLY"), self.parens(self.ref("ident")))
-        return [Repeat(apply, 1)]
+        """ClickHouse's ``* APPLY(sum) APPLY(toString)``, Snowflake's ``* RENAME (a AS b)``."""
+        kw, ref = self.keyword, self.ref
+        out: list[Expr] = []
+        if self.has("star_rename"):
+            renamed = seq(ref("column_ref"), kw("AS"), ref("ident"))
+            out.append(seq(kw("RENAME"), self.parens(self.separated(renamed))))
+        if self.has("star_apply"):
+            out.append(Repeat(seq(kw("APPLY"), self.parens(ref("ident"))), 1))
+        return out
 
     def order_fill(self) -> list[Expr]:
         """ClickHouse's ``ORDER BY a WITH FILL [FROM x] [TO y] [STEP z]``."""

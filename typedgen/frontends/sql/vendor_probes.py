@@ -63,11 +63,33 @@ VENDOR_PROBES: dict[str, str] = {
     "select_as_value": "SELECT AS VALUE STRUCT(1 AS a)",
     "in_unnest": "SELECT a FROM t WHERE b IN UNNEST(c)",
     "aggregate_clauses": "SELECT ARRAY_AGG(a ORDER BY b LIMIT 10) FROM t",
+    # DuckDB.
+    "prefix_alias": "SELECT foo: 1, bar: a + 2 FROM t",
+    "map_literal": "SELECT MAP {'x': 1, 'y': a}",
+    "limit_percent": "SELECT * FROM t LIMIT 10 PERCENT OFFSET 1",
+    "limit_percent_sign": "SELECT * FROM t LIMIT 10% OFFSET 1",
+    "empty_array": "SELECT [], [[]]",
+    # Snowflake.
+    "star_braces": "SELECT {*}, {t.*}, {* EXCLUDE (a, b)} FROM t",
+    "star_exclude_bare": "SELECT * EXCLUDE a FROM t",
+    "star_rename": "SELECT * EXCLUDE (a) RENAME (b AS c, d AS e) FROM t",
+    "sample_suffix": "SELECT * FROM t AS x TABLESAMPLE BERNOULLI (5) SEED (1)",
+    "sample_read": "SELECT * FROM t AS x SAMPLE BLOCK (0.5) REPEATABLE (1)",
 }
 """Each construct with the SQL that must round-trip (exactly, unless in :data:`VENDOR_READ`)."""
 
 VENDOR_READ: frozenset[str] = frozenset(
-    {"using_bare", "interval_number_read", "in_array_read", "type_constructors", "typed_literals"}
+    {
+        "using_bare",
+        "interval_number_read",
+        "in_array_read",
+        "type_constructors",
+        "typed_literals",
+        "prefix_alias",
+        "limit_percent_sign",
+        "star_exclude_bare",
+        "sample_read",
+    }
 )
 """Probes that need only come back as the same tree (a spelling sqlglot reads and writes in
 another form)."""
@@ -101,11 +123,38 @@ CLICKHOUSE_NATIVE: frozenset[str] = frozenset(
 """ClickHouse's own constructs (see :mod:`.dialects`)."""
 
 SNOWFLAKE_NATIVE: frozenset[str] = frozenset(
-    {"type_constructors", "typed_literals", "aggregate_clauses"}
+    {
+        "type_constructors",
+        "typed_literals",
+        "aggregate_clauses",
+        "empty_array",
+        "star_braces",
+        "star_exclude_bare",
+        "star_rename",
+        "sample_suffix",
+        "sample_read",
+    }
 )
-DUCKDB_NATIVE: frozenset[str] = frozenset({"type_constructors", "typed_literals"})
+DUCKDB_NATIVE: frozenset[str] = frozenset(
+    {
+        "type_constructors",
+        "typed_literals",
+        "prefix_alias",
+        "map_literal",
+        "limit_percent",
+        "limit_percent_sign",
+        "empty_array",
+    }
+)
 BIGQUERY_NATIVE: frozenset[str] = frozenset(
-    {"typed_literals", "select_as_struct", "select_as_value", "in_unnest", "aggregate_clauses"}
+    {
+        "typed_literals",
+        "select_as_struct",
+        "select_as_value",
+        "in_unnest",
+        "aggregate_clauses",
+        "empty_array",
+    }
 )
 TRINO_NATIVE: frozenset[str] = frozenset({"type_constructors", "typed_literals"})
 
