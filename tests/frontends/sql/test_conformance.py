@@ -98,9 +98,9 @@ DIALECT_FLOORS = {
     # which loses one fixture with ORDER BY interval.
     "postgres": 0.71,
     "mysql": 0.61,
-    "bigquery": 0.65,
-    "snowflake": 0.78,
-    "duckdb": 0.59,
+    "bigquery": 0.66,
+    "snowflake": 0.79,
+    "duckdb": 0.64,
     "tsql": 0.58,
     "spark": 0.73,
     "oracle": 0.44,

@@ -73,7 +73,19 @@ CONSTRUCTS = [
     ("duckdb", "SELECT MAP {'x': 1, 'y': a}, MAP {}, [], [[]] FROM t", "postgres"),
     ("duckdb", "SELECT * FROM t LIMIT 10% OFFSET 1", "postgres"),
     ("duckdb", "SELECT * FROM t LIMIT 2.5 PERCENT", "postgres"),
+    ("duckdb", "SELECT LIST_TRANSFORM(a, LAMBDA x, y : x + y), INTERVAL (d) DAY", "postgres"),
+    ("duckdb", "SELECT CAST(x AS DATE) + INTERVAL 1 DAY, ARRAY[1, 2]", "sqlite"),
+    ("duckdb", "SELECT 1 AS x UNION ALL BY NAME SELECT 2 UNION BY NAME ON (x) SELECT 3", "sqlite"),
+    (
+        "bigquery",
+        "SELECT 1 AS x FULL OUTER UNION ALL BY NAME SELECT 2 AS x UNION DISTINCT STRICT"
+        " CORRESPONDING BY (x) SELECT 3 AS x",
+        "duckdb",
+    ),
+    ("bigquery", "SELECT 1 AS x INNER UNION ALL SELECT 2 AS x", "duckdb"),
     # Snowflake.
+    ("snowflake", "SELECT * FROM x ASOF JOIN y MATCH_CONDITION (x.a > y.a) ON x.i = y.i", "duckdb"),
+    ("snowflake", "SELECT * FROM a INNER DIRECTED JOIN b USING (i) CROSS DIRECTED JOIN c", None),
     ("snowflake", "SELECT {*}, {t.*}, {* EXCLUDE (a, b)} FROM t", "duckdb"),
     ("snowflake", "SELECT * EXCLUDE a, b FROM t", "duckdb"),
     ("snowflake", "SELECT * EXCLUDE (a) RENAME (b AS c, d AS e) FROM t", "duckdb"),
@@ -99,6 +111,8 @@ def test_construct(dialect: str, text: str, without: str | None) -> None:
 
 PLACEHOLDERS = [
     ("clickhouse", "SELECT a FROM t WHERE x = {p: String} AND y = {q: Array(UInt8)}"),
+    ("snowflake", "SELECT * FROM t AT (STATEMENT => $query_id) WHERE a = $x OR b = :1"),
+    ("duckdb", "SELECT * FROM foo WHERE bar > $baz AND bla = $bob"),
 ]
 
 
@@ -124,6 +138,11 @@ REFUSED = [
     # DuckDB writes these as ARG_MIN_NULL(a, b) and {'a': 1}: another tree.
     ("duckdb", "SELECT ANY_VALUE(a HAVING MIN b) FROM t"),
     ("duckdb", "SELECT AS STRUCT 1 AS a"),
+    # A lambda is only a call's argument for sqlglot; $1a is one word.
+    ("duckdb", "SELECT LAMBDA x : x + 1"),
+    ("duckdb", "SELECT $1a"),
+    # DuckDB reads (SELECT ...) FULL UNION as a subquery aliased FULL: another tree.
+    ("duckdb", "(SELECT 1 AS foo) FULL UNION ALL BY NAME (SELECT 2 AS foo)"),
     # Snowflake writes COUNT(a RESPECT NULLS) as COUNT(a) RESPECT NULLS: offered there only.
     ("snowflake", "SELECT COUNT(a RESPECT NULLS) FROM t"),
 ]

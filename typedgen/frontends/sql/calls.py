@@ -298,6 +298,8 @@ class CallRules(VendorRules):
         argument, or of the counts in ``many``; ``ORDER BY`` last after the counts in
         ``ordered``; each argument optionally ``AS name`` where ``aliased``)."""
         expr: Expr = self.ref("expr")
+        if self.lambdas():
+            expr = alt(expr, *self.lambdas())
         if aliased:
             expr = seq(expr, opt(seq(self.keyword("AS"), self.ref("as_name"))))
         first = seq(self.distinct, expr) if aggregate else None

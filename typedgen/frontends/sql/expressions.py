@@ -389,4 +389,4 @@ class ExpressionRules(VendorRules):
             # ":" and the name are two tokens for sqlglot, and the name must be no keyword
             # (Snowflake reads SELECT :And as a path): ":" then a plain identifier.
             out.append(seq(self.punct(":"), Ref("IDENT")))
-        return out
+        return out + self.vendor_placeholders()

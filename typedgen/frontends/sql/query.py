@@ -43,6 +43,7 @@ class QueryRules(VendorRules):
         ):
             if self.has(feature):
                 set_ops.append(self.keyword(*words))
+        set_ops += self.vendor_set_ops()
         operands: list[Expr] = [self.ref("select_core")]
         if self.has("paren_set_operand"):
             operands.append(self.parens(self.ref("query")))

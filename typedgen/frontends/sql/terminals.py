@@ -80,6 +80,7 @@ class TerminalRules(RuleBuilder):
         params = {
             "DOLLAR_PARAM": seq(Lit.text("$"), Repeat(_DIGIT, 1, 9)),
             "AT_PARAM": seq(Lit.text("@"), word),
+            "DOLLAR_NAME": seq(Lit.text("$"), word),
         }
         out.extend(self.terminal(name, params[name], 2) for name in sorted(self.params_used))
         out.append(self.terminal("WS", self.whitespace()))
@@ -248,7 +249,9 @@ class TerminalRules(RuleBuilder):
         # Parameters glued to more word characters ($1a) are one token for sqlglot too, and so
         # is a word with a parameter glued to it (SELECT$1: sqlglot reads "$" on in a word).
         sigils = "".join(
-            c for c, t in (("$", "DOLLAR_PARAM"), ("@", "AT_PARAM")) if t in self.params_used
+            c
+            for c, t in (("$", "DOLLAR_PARAM"), ("$", "DOLLAR_NAME"), ("@", "AT_PARAM"))
+            if t in self.params_used
         )
         if sigils:
             word_char = alt(_WORDISH, _DIGIT)

@@ -27,6 +27,7 @@ class VendorRules(RuleBuilder):
         for name in self.parametric_known():
             self.keyword(name)
         self.inside_calls()  # (registers the words of those calls)
+        self.lambdas()
         for word in self.type_constructors():
             self.keyword(word)
         for word in self.inner_types():
@@ -230,6 +231,56 @@ class VendorRules(RuleBuilder):
         seed = opt(seq(alt(*seeds), self.parens(Ref("INTEGER"))))
         return [opt(seq(alt(*words), opt(alt(*methods)), size, seed))]
 
+    def lambdas(self) -> list[Expr]:
+        """DuckDB's ``LAMBDA x, y : x + y``, as a call's argument only (sqlglot reads it
+        nowhere else)."""
+        if not self.has("lambda"):
+            return []
+        ref = self.ref
+        params = self.separated(ref("ident"))
+        return [seq(self.keyword("LAMBDA"), params, self.punct(":"), ref("expr"))]
+
+    def vendor_placeholders(self) -> list[Expr]:
+        """Snowflake's and DuckDB's ``$name`` variables, Snowflake's ``:1``."""
+        out: list[Expr] = []
+        if self.has("dollar_variable"):
+            self.params_used.add("DOLLAR_NAME")
+            out.append(Ref("DOLLAR_NAME"))
+        if self.has("colon_number"):
+            out.append(seq(self.punct(":"), Ref("INTEGER")))
+        return out
+
+    def vendor_set_ops(self) -> list[Expr]:
+        """``UNION ALL BY NAME [ON (a)]``, ``UNION ALL [STRICT] CORRESPONDING [BY (a)]``,
+        ``FULL [OUTER] UNION ALL ...`` where each was probed."""
+        kw, ref = self.keyword, self.ref
+        columns = self.parens(self.separated(ref("ident")))
+        mods: list[Expr] = []
+        if self.has("union_by_name"):
+            mods.append(seq(kw("BY", "NAME"), opt(seq(kw("ON"), columns))))
+        if self.has("union_corresponding"):
+            mods.append(seq(opt(kw("STRICT")), kw("CORRESPONDING"), opt(seq(kw("BY"), columns))))
+        if not mods:
+            return []
+        out: list[Expr] = []
+        for op in ("UNION", "INTERSECT", "EXCEPT"):
+            words = [
+                kw(word) for word in ("ALL", "DISTINCT") if self.has(f"{op.lower()}_{word.lower()}")
+            ]
+            if not words:
+                continue
+            out.append(seq(kw(op), alt(*words), alt(*mods)))
+            if self.has("union_side"):
+                sides = alt(
+                    seq(kw("FULL"), opt(kw("OUTER"))),
+                    seq(kw("LEFT"), opt(kw("OUTER"))),
+                    kw("INNER"),
+                )
+                out.append(seq(sides, kw(op), alt(*words), opt(alt(*mods))))
+        if self.has("union_by_name_bare"):
+            out.append(seq(kw("UNION"), kw("BY", "NAME"), opt(seq(kw("ON"), columns))))
+        return out
+
     def select_as(self) -> list[Expr]:
         """BigQuery's ``SELECT [DISTINCT] AS STRUCT ...`` and ``SELECT AS VALUE ...``."""
         kinds = [
@@ -255,6 +306,13 @@ class VendorRules(RuleBuilder):
                 out.append(seq(joined, condition))
             elif bare:
                 out.append(joined)
+        if self.has("asof_match"):
+            # Snowflake: ASOF JOIN y MATCH_CONDITION (x.a > y.a) [ON ...]
+            match = seq(kw("MATCH_CONDITION"), self.parens(self.ref("condition")))
+            out.append(seq(kw("ASOF", "JOIN"), primary, match, opt(condition)))
+        if self.has("directed_join"):
+            out.append(seq(kw("INNER", "DIRECTED", "JOIN"), primary, opt(condition)))
+            out.append(seq(kw("CROSS", "DIRECTED", "JOIN"), primary))
         return out
 
     def vendor_table_suffix(self) -> list[Expr]:

@@ -69,7 +69,17 @@ VENDOR_PROBES: dict[str, str] = {
     "limit_percent": "SELECT * FROM t LIMIT 10 PERCENT OFFSET 1",
     "limit_percent_sign": "SELECT * FROM t LIMIT 10% OFFSET 1",
     "empty_array": "SELECT [], [[]]",
+    "lambda": "SELECT LIST_TRANSFORM(a, LAMBDA x, y : x + y)",
+    "dollar_variable": "SELECT * FROM t WHERE a = $x",
+    # Set operations by name (DuckDB, BigQuery) and BigQuery's CORRESPONDING and sides.
+    "union_by_name": "SELECT 1 AS x UNION ALL BY NAME ON (x) SELECT 2 AS x",
+    "union_by_name_bare": "SELECT 1 AS x UNION BY NAME SELECT 2",
+    "union_corresponding": "SELECT 1 AS x UNION ALL STRICT CORRESPONDING BY (a) SELECT 2 AS x",
+    "union_side": "SELECT a FROM t FULL OUTER UNION ALL BY NAME (SELECT 2 AS a)",
     # Snowflake.
+    "colon_number": "SELECT :1, :2",
+    "asof_match": "SELECT * FROM x ASOF JOIN y MATCH_CONDITION (x.a > y.a) ON x.i = y.i",
+    "directed_join": "SELECT * FROM a INNER DIRECTED JOIN b USING (i) CROSS DIRECTED JOIN c",
     "star_braces": "SELECT {*}, {t.*}, {* EXCLUDE (a, b)} FROM t",
     "star_exclude_bare": "SELECT * EXCLUDE a FROM t",
     "star_rename": "SELECT * EXCLUDE (a) RENAME (b AS c, d AS e) FROM t",
@@ -89,6 +99,7 @@ VENDOR_READ: frozenset[str] = frozenset(
         "limit_percent_sign",
         "star_exclude_bare",
         "sample_read",
+        "union_corresponding",
     }
 )
 """Probes that need only come back as the same tree (a spelling sqlglot reads and writes in
@@ -133,6 +144,10 @@ SNOWFLAKE_NATIVE: frozenset[str] = frozenset(
         "star_rename",
         "sample_suffix",
         "sample_read",
+        "dollar_variable",
+        "colon_number",
+        "asof_match",
+        "directed_join",
     }
 )
 DUCKDB_NATIVE: frozenset[str] = frozenset(
@@ -144,6 +159,13 @@ DUCKDB_NATIVE: frozenset[str] = frozenset(
         "limit_percent",
         "limit_percent_sign",
         "empty_array",
+        "interval_paren",
+        "interval_number_read",
+        "array_constructor",  # ARRAY[1, 2] comes back as [1, 2]: the same tree
+        "lambda",
+        "dollar_variable",
+        "union_by_name",
+        "union_by_name_bare",
     }
 )
 BIGQUERY_NATIVE: frozenset[str] = frozenset(
@@ -154,13 +176,16 @@ BIGQUERY_NATIVE: frozenset[str] = frozenset(
         "in_unnest",
         "aggregate_clauses",
         "empty_array",
+        "union_by_name",
+        "union_corresponding",
+        "union_side",
     }
 )
 TRINO_NATIVE: frozenset[str] = frozenset({"type_constructors", "typed_literals"})
 
 VENDOR_SPECIFIC: frozenset[str] = (
     CLICKHOUSE_NATIVE | SNOWFLAKE_NATIVE | DUCKDB_NATIVE | BIGQUERY_NATIVE | TRINO_NATIVE
-) - {"struct_literal", "position_in"}
+) - {"struct_literal", "position_in", "array_constructor"}
 """Probes sqlglot's base parser round-trips in every dialect, or that only some dialect's
 databases read: on only where a dialect class includes them."""
 
