@@ -10,12 +10,31 @@ from __future__ import annotations
 from typedgen.frontends.sql.lexicon import basic_terminal
 from typedgen.frontends.sql.rules import RuleBuilder, alt, empty, opt, seq, star
 from typedgen.ir.grammar import Rule
-from typedgen.ir.nodes import Alt, Expr, Lit, Ref, Repeat
+from typedgen.ir.nodes import Alt, CharClass, Expr, Lit, Ref, Repeat
 
 __all__ = ["VendorRules"]
 
 _PARAMETRIC = "PARAM_AGG"
 """The terminal of ClickHouse's parametric aggregates (case-sensitive)."""
+_STAGE = "STAGE_PATH"
+"""The terminal of Snowflake's stage references (``@ns.stage/path/file.csv``)."""
+
+
+def _stage_path() -> Expr:
+    """``@~`` or ``@name[.name...]`` (a name: a word, a quoted name, ``%table``), then
+    ``/``-separated parts: sqlglot reads every token glued to the ``@`` as the path (stopping
+    at a comma or a parenthesis); ``-`` (a ``--`` comment) and a trailing ``/`` (``//``) are
+    left out, so that no comment opener is ever part of a path."""
+    letters = ((ord("A"), ord("Z")), (ord("a"), ord("z")), (ord("_"), ord("_")))
+    head = CharClass(letters)
+    tail = CharClass((*letters, (ord("0"), ord("9"))))
+    word = seq(head, star(tail))
+    quoted = seq(Lit.text('"'), Repeat(CharClass.of('"\n\r', negated=True), 1), Lit.text('"'))
+    segment = alt(word, quoted, seq(Lit.text("%"), word))
+    name = seq(segment, star(seq(Lit.text("."), segment)))
+    part = Repeat(CharClass((*letters, (ord("0"), ord("9")), (ord("."), ord(".")))), 1)
+    path = star(seq(Lit.text("/"), part))
+    return seq(Lit.text("@"), alt(Lit.text("~"), name), path)
 
 
 class VendorRules(RuleBuilder):
@@ -65,14 +84,18 @@ class VendorRules(RuleBuilder):
     def vendor_terminals(self, classes: dict[str, list[str]]) -> list[Rule]:
         """The case-sensitive terminal of the parametric aggregates (``quantiles`` is also a
         plain name wherever an identifier is: it joins every class ``IDENT`` is in)."""
+        out: list[Rule] = []
+        if self.has("stage_reference"):
+            out.append(basic_terminal(_STAGE, _stage_path(), self.origin.at(_STAGE), priority=2))
         names = self.parametric_names()
         if not names:
-            return []
+            return out
         for members in classes.values():
             if "IDENT" in members:
                 members.append(_PARAMETRIC)
         body = Alt(tuple(Lit.text(n) for n in names), origin=self.origin.at(_PARAMETRIC))
-        return [basic_terminal(_PARAMETRIC, body, self.origin.at(_PARAMETRIC), priority=2)]
+        out.append(basic_terminal(_PARAMETRIC, body, self.origin.at(_PARAMETRIC), priority=2))
+        return out
 
     # -- types -----------------------------------------------------------------------------
     def type_constructors(self) -> dict[str, tuple[int, ...]]:
@@ -327,10 +350,22 @@ class VendorRules(RuleBuilder):
             out.append(opt(seq(kw("SAMPLE"), ratio, opt(seq(kw("OFFSET"), ratio)))))
         return out
 
-    def vendor_primaries(self, name_alias: Expr) -> list[Expr]:
-        """ClickHouse's parametrised views ``v(x = 1)`` and ``VALUES ((1, 'a'), (2, 'b'))``."""
+    def vendor_primaries(self, name_alias: Expr, table_alias: Expr) -> list[Expr]:
+        """ClickHouse's parametrised views ``v(x = 1)`` and ``VALUES ((1, 'a'), (2, 'b'))``;
+        Snowflake's stages ``@ns.stage/path (PATTERN => 'p') AS t(a)`` and ``'@stage'``."""
         kw, ref, punct = self.keyword, self.ref, self.punct
         out: list[Expr] = []
+        places: list[Expr] = []
+        if self.has("stage_reference"):
+            places.append(Ref(_STAGE))
+        if self.has("string_table"):
+            places.append(Ref("STRING"))
+        if places:
+            value = seq(punct("=>"), Ref("STRING"))
+            formats = seq(kw("FILE_FORMAT"), punct("=>"), alt(Ref("STRING"), ref("table_name")))
+            option = alt(formats, seq(kw("PATTERN"), value))
+            options = opt(self.parens(self.separated(option)))
+            out.append(seq(alt(*places), options, opt(table_alias)))
         if self.has("view_parameters"):
             param = seq(ref("ident"), punct("="), ref("expr"))
             args = self.parens(self.separated(param))

@@ -80,6 +80,8 @@ VENDOR_PROBES: dict[str, str] = {
     "colon_number": "SELECT :1, :2",
     "asof_match": "SELECT * FROM x ASOF JOIN y MATCH_CONDITION (x.a > y.a) ON x.i = y.i",
     "directed_join": "SELECT * FROM a INNER DIRECTED JOIN b USING (i) CROSS DIRECTED JOIN c",
+    "stage_reference": "SELECT * FROM @ns.%t/path/to/file.csv.gz (PATTERN => 'p') AS t(a)",
+    "string_table": "SELECT * FROM '@x' (FILE_FORMAT => 'f') AS t",
     "star_braces": "SELECT {*}, {t.*}, {* EXCLUDE (a, b)} FROM t",
     "star_exclude_bare": "SELECT * EXCLUDE a FROM t",
     "star_rename": "SELECT * EXCLUDE (a) RENAME (b AS c, d AS e) FROM t",
@@ -148,6 +150,8 @@ SNOWFLAKE_NATIVE: frozenset[str] = frozenset(
         "colon_number",
         "asof_match",
         "directed_join",
+        "stage_reference",
+        "string_table",
     }
 )
 DUCKDB_NATIVE: frozenset[str] = frozenset(
