@@ -99,7 +99,7 @@ DIALECT_FLOORS = {
     "postgres": 0.71,
     "mysql": 0.61,
     "bigquery": 0.66,
-    "snowflake": 0.81,
+    "snowflake": 0.82,
     "duckdb": 0.64,
     "tsql": 0.58,
     "spark": 0.73,

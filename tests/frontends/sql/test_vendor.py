@@ -93,6 +93,12 @@ CONSTRUCTS = [
         "postgres",
     ),
     ("snowflake", "SELECT * FROM '@external/location' (FILE_FORMAT => 'path.to.csv')", "mysql"),
+    (
+        "snowflake",
+        "SELECT * FROM t PIVOT(SUM(a) FOR b IN (SELECT DISTINCT q FROM u ORDER BY q)),"
+        " s PIVOT(MAX(c) FOR d IN (ANY ORDER BY d)) AS p",
+        "postgres",
+    ),
     ("snowflake", "SELECT {*}, {t.*}, {* EXCLUDE (a, b)} FROM t", "duckdb"),
     ("snowflake", "SELECT * EXCLUDE a, b FROM t", "duckdb"),
     ("snowflake", "SELECT * EXCLUDE (a) RENAME (b AS c, d AS e) FROM t", "duckdb"),

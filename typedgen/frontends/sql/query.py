@@ -607,7 +607,7 @@ class QueryRules(VendorRules):
                 kw("FOR"),
                 ref("column_ref"),
                 kw("IN"),
-                self.parens(self.separated(value)),
+                alt(self.parens(self.separated(value)), *self.pivot_in_lists()),
             )
             out.append(
                 seq(kw("PIVOT"), self.parens(body), alias if self.has("pivot_alias") else empty())

@@ -304,6 +304,15 @@ class VendorRules(RuleBuilder):
             out.append(seq(kw("UNION"), kw("BY", "NAME"), opt(seq(kw("ON"), columns))))
         return out
 
+    def pivot_in_lists(self) -> list[Expr]:
+        """Snowflake's ``PIVOT(... FOR b IN (SELECT ...))`` and ``IN (ANY [ORDER BY ...])``."""
+        out: list[Expr] = []
+        if self.has("pivot_in_query"):
+            out.append(self.parens(self.ref("query")))
+        if self.has("pivot_in_any"):
+            out.append(self.parens(self.keyword("ANY"), opt(self.ref("order_by"))))
+        return out
+
     def select_as(self) -> list[Expr]:
         """BigQuery's ``SELECT [DISTINCT] AS STRUCT ...`` and ``SELECT AS VALUE ...``."""
         kinds = [

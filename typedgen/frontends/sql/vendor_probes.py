@@ -80,6 +80,8 @@ VENDOR_PROBES: dict[str, str] = {
     "colon_number": "SELECT :1, :2",
     "asof_match": "SELECT * FROM x ASOF JOIN y MATCH_CONDITION (x.a > y.a) ON x.i = y.i",
     "directed_join": "SELECT * FROM a INNER DIRECTED JOIN b USING (i) CROSS DIRECTED JOIN c",
+    "pivot_in_query": "SELECT * FROM t PIVOT(SUM(a) FOR b IN (SELECT DISTINCT q FROM u))",
+    "pivot_in_any": "SELECT * FROM t PIVOT(SUM(a) FOR b IN (ANY ORDER BY b)) AS p",
     "stage_reference": "SELECT * FROM @ns.%t/path/to/file.csv.gz (PATTERN => 'p') AS t(a)",
     "string_table": "SELECT * FROM '@x' (FILE_FORMAT => 'f') AS t",
     "star_braces": "SELECT {*}, {t.*}, {* EXCLUDE (a, b)} FROM t",
@@ -152,6 +154,8 @@ SNOWFLAKE_NATIVE: frozenset[str] = frozenset(
         "directed_join",
         "stage_reference",
         "string_table",
+        "pivot_in_query",
+        "pivot_in_any",
     }
 )
 DUCKDB_NATIVE: frozenset[str] = frozenset(
