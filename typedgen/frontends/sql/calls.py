@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from typedgen.frontends.sql.lexicon import Role
 from typedgen.frontends.sql.rules import alt, empty, opt, seq, star
 from typedgen.frontends.sql.tables import Arity, Function
-from typedgen.frontends.sql.vendor import VendorRules
+from typedgen.frontends.sql.warehouse import WarehouseRules
 from typedgen.ir.nodes import Expr, Ref, Repeat
 
 __all__ = ["CallRules", "is_word"]
@@ -39,7 +39,7 @@ def is_word(name: str) -> bool:
     )
 
 
-class CallRules(VendorRules):
+class CallRules(WarehouseRules):
     """Calls, windows, types and the role classes of words."""
 
     def callable_functions(self) -> tuple[Function, ...]:
@@ -233,7 +233,7 @@ class CallRules(VendorRules):
             tails.append(seq(core, within, over))
         plain += self.named_scalar
         tails += self.named_scalar
-        tails += self.vendor_calls()
+        tails += self.warehouse_calls()
         if tails:
             self.rule("call", alt(*tails))
             self.rule("function_call", alt(*plain) if plain else tails[0])
@@ -280,7 +280,7 @@ class CallRules(VendorRules):
             data_types.append(seq(names, alt(*suffixes)))
             if formats:
                 format_types.append(data_types[-1])
-        data_types += self.vendor_types()
+        data_types += self.warehouse_types()
         if data_types:
             self.rule("data_type", alt(*data_types))
         if format_types:

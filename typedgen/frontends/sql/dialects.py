@@ -21,7 +21,7 @@ from typing import ClassVar
 from typedgen.errors import UnsupportedFeatureError
 from typedgen.frontends.sql.probes import DIALECT_SPECIFIC
 from typedgen.frontends.sql.tables import DialectTables, dialect_tables
-from typedgen.frontends.sql.vendor_probes import (
+from typedgen.frontends.sql.warehouse_probes import (
     BIGQUERY_NATIVE,
     CLICKHOUSE_NATIVE,
     DUCKDB_NATIVE,
@@ -182,7 +182,7 @@ _define(
     | SNOWFLAKE_NATIVE,
 )
 _define("bigquery", include_features=_TYPED_LITERALS | {"cast_format"} | BIGQUERY_NATIVE)
-# Trino and the other warehouses: their own constructs (vendor_probes).
+# Trino and the other warehouses: their own constructs (warehouse_probes).
 _define("trino", include_features=TRINO_NATIVE)
 _define("oracle", include_features=_TYPED_LITERALS | _CONNECT_BY | _XML)
 _define("teradata", include_features=frozenset({"cast_format"}))

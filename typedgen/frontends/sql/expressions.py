@@ -8,13 +8,13 @@ describes is the tree sqlglot builds.
 from __future__ import annotations
 
 from typedgen.frontends.sql.rules import alt, empty, opt, seq, star
-from typedgen.frontends.sql.vendor import VendorRules
+from typedgen.frontends.sql.warehouse import WarehouseRules
 from typedgen.ir.nodes import Expr, Ref, Repeat
 
 __all__ = ["ExpressionRules"]
 
 
-class ExpressionRules(VendorRules):
+class ExpressionRules(WarehouseRules):
     """Conditions, operators, primaries and literals."""
 
     def expressions(self) -> None:
@@ -102,7 +102,7 @@ class ExpressionRules(VendorRules):
             like_ops.append(("SIMILAR TO", self.phrase("SIMILAR", "TO")))
         escape = opt(seq(kw("ESCAPE"), Ref("STRING"))) if self.has("like_escape") else empty()
         in_list = self.parens(alt(ref("query"), self.separated(ref("expr"))))
-        in_list = alt(in_list, *self.vendor_in_lists())
+        in_list = alt(in_list, *self.warehouse_in_lists())
         tests: list[Expr] = [kw("NULL")]
         if self.has("is_true"):
             tests += [kw("TRUE"), kw("FALSE")]
@@ -133,7 +133,7 @@ class ExpressionRules(VendorRules):
                 extra.append((word, kw(word)))
         if self.has("not_null_op"):
             extra.append(("NOT", kw("NOT", "NULL")))
-        extra += self.vendor_predicates(in_list)
+        extra += self.warehouse_predicates(in_list)
         symbols = [("contains_ops", "@>"), ("contains_ops", "<@"), ("overlap_op", "&&")]
         for feature, sym in symbols:
             if self.has(feature):
@@ -310,7 +310,7 @@ class ExpressionRules(VendorRules):
         if self.has("struct_literal"):
             member = seq(Ref("STRING"), punct(":"), ref("expr"))
             out.append(seq(punct("{"), self.separated(member), punct("}")))
-        return out + self.vendor_collections()
+        return out + self.warehouse_collections()
 
     def special_calls(self) -> list[Expr]:
         """Functions with syntax of their own: ``TRIM(BOTH x FROM y)``,
@@ -389,4 +389,4 @@ class ExpressionRules(VendorRules):
             # ":" and the name are two tokens for sqlglot, and the name must be no keyword
             # (Snowflake reads SELECT :And as a path): ":" then a plain identifier.
             out.append(seq(self.punct(":"), Ref("IDENT")))
-        return out + self.vendor_placeholders()
+        return out + self.warehouse_placeholders()

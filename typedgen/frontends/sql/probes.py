@@ -4,7 +4,11 @@ dialect for the feature to be on there."""
 
 from __future__ import annotations
 
-from typedgen.frontends.sql.vendor_probes import VENDOR_PROBES, VENDOR_READ, VENDOR_SPECIFIC
+from typedgen.frontends.sql.warehouse_probes import (
+    WAREHOUSE_PROBES,
+    WAREHOUSE_READ,
+    WAREHOUSE_SPECIFIC,
+)
 
 __all__ = ["DIALECT_SPECIFIC", "FEATURE_PROBES", "READ_FEATURES"]
 
@@ -310,6 +314,6 @@ must still round-trip there. ``cast_format`` has no probe of its own: it is on w
 takes ``FORMAT`` (``DialectTables.format_types``)."""
 
 # Round 5: one warehouse's constructs (DuckDB, BigQuery, Snowflake, ClickHouse, Trino).
-FEATURE_PROBES.update(VENDOR_PROBES)
-READ_FEATURES = READ_FEATURES | VENDOR_READ
-DIALECT_SPECIFIC = DIALECT_SPECIFIC | VENDOR_SPECIFIC
+FEATURE_PROBES.update(WAREHOUSE_PROBES)
+READ_FEATURES = READ_FEATURES | WAREHOUSE_READ
+DIALECT_SPECIFIC = DIALECT_SPECIFIC | WAREHOUSE_SPECIFIC

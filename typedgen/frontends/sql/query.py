@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from typedgen.frontends.sql.rules import alt, empty, opt, seq, star
-from typedgen.frontends.sql.vendor import VendorRules
+from typedgen.frontends.sql.warehouse import WarehouseRules
 from typedgen.ir.nodes import Expr, Ref, Repeat
 
 __all__ = ["QueryRules"]
 
 
-class QueryRules(VendorRules):
+class QueryRules(WarehouseRules):
     """The rules of a query, from ``WITH`` to the limit."""
 
     def query(self) -> Ref:
@@ -27,7 +27,7 @@ class QueryRules(VendorRules):
                     # back (SELECT a AS a), so a CTE names them: a column list, or AS names.
                     named = seq(self.keyword("AS"), self.parens(self.ref("cte_select")))
                     cte_body = alt(seq(columns, cte_body), named)
-            cte = self.rule("cte", alt(seq(self.ref("ident"), cte_body), *self.vendor_ctes()))
+            cte = self.rule("cte", alt(seq(self.ref("ident"), cte_body), *self.warehouse_ctes()))
             with_clause = opt(seq(self.keyword("WITH"), recursive, self.separated(cte)))
         set_ops = []
         for feature, words in (
@@ -43,7 +43,7 @@ class QueryRules(VendorRules):
         ):
             if self.has(feature):
                 set_ops.append(self.keyword(*words))
-        set_ops += self.vendor_set_ops()
+        set_ops += self.warehouse_set_ops()
         operands: list[Expr] = [self.ref("select_core")]
         if self.has("paren_set_operand"):
             operands.append(self.parens(self.ref("query")))
@@ -95,7 +95,7 @@ class QueryRules(VendorRules):
                 forms.append(seq(self.keyword("LIMIT"), number, by))
             if self.has("offset_only"):
                 forms.append(seq(self.keyword("OFFSET"), count))
-            forms += self.vendor_limits()
+            forms += self.warehouse_limits()
         if not (prefer_fetch or self.tables.limit_fetch == "ALL"):
             return forms
         suffix = "_ordered" if ordered else ""
@@ -241,7 +241,7 @@ class QueryRules(VendorRules):
         if self.has("star_replace"):
             replaced = seq(ref("expr"), kw("AS"), ref("ident"))
             out.append(seq(kw("REPLACE"), self.parens(self.separated(replaced))))
-        return out + self.vendor_star_modifiers()
+        return out + self.warehouse_star_modifiers()
 
     @staticmethod
     def modifiers_from(mods: list[Expr], first: int) -> Expr:
@@ -278,7 +278,7 @@ class QueryRules(VendorRules):
         table = seq(ref("table_name"), alt(*table_forms))
         primaries: list[Expr] = [table, derived]
         primaries += self.table_functions(name_alias, columns)
-        primaries += self.vendor_primaries(name_alias, table_alias)
+        primaries += self.warehouse_primaries(name_alias, table_alias)
         if self.has("paren_table") and self.has("paren_table_bare"):
             # (t1 JOIN t2 ON ...) AS s: a named table or another such group first (Spark
             # writes a parenthesised UNNEST back as EXPLODE, T-SQL names a subquery's columns).
@@ -316,7 +316,7 @@ class QueryRules(VendorRules):
         ):
             if self.has(feature):
                 joins.append(seq(kw(*words), kw("JOIN"), primary, condition))
-        joins += self.vendor_joins(primary, condition)
+        joins += self.warehouse_joins(primary, condition)
         if self.has("natural_join"):
             joins.append(seq(kw("NATURAL"), opt(alt(*sides)), kw("JOIN"), primary))
         for feature, word in (("cross_apply", "CROSS"), ("outer_apply", "OUTER")):
@@ -368,7 +368,7 @@ class QueryRules(VendorRules):
                 target = opt(seq(kw("FOR"), purposes))
             verbs = alt(kw("USE"), kw("IGNORE"), kw("FORCE"))
             out = seq(out, star(seq(verbs, kw("INDEX"), target, self.parens(names))))
-        tail = self.vendor_table_suffix()
+        tail = self.warehouse_table_suffix()
         return seq(out, *tail) if tail else out
 
     def historical(self) -> Expr | None:

@@ -30,7 +30,7 @@ from typing import Any
 
 from typedgen.frontends.sql.named import NamedCall, probe_named_calls
 from typedgen.frontends.sql.probes import FEATURE_PROBES, READ_FEATURES
-from typedgen.frontends.sql.vendor_probes import VendorTables, read_vendor_tables
+from typedgen.frontends.sql.warehouse_probes import WarehouseTables, read_warehouse_tables
 
 __all__ = [
     "FEATURE_PROBES",
@@ -202,8 +202,8 @@ class DialectTables:
     """Words and symbols that start a range predicate for sqlglot's parser (its
     ``RANGE_PARSERS``: ``IN``, ``LIKE``, ``IS``...): after a negated range, sqlglot
     parenthesises the negation only before one of these (or ``NOT``)."""
-    vendor: VendorTables = dataclasses.field(default_factory=VendorTables)
-    """Entries of the tables of one warehouse's syntax (:mod:`.vendor_probes`)."""
+    warehouse: WarehouseTables = dataclasses.field(default_factory=WarehouseTables)
+    """Entries of the tables of one warehouse's syntax (:mod:`.warehouse_probes`)."""
 
 
 def sqlglot_dialect(name: str) -> Any:
@@ -549,7 +549,7 @@ def _comments(entries: Any) -> tuple[str, ...]:
 def _module_text() -> bytes:
     here = Path(__file__)
     # The probes asked: their modules are part of the key.
-    names = (here.name, "probes.py", "named.py", "vendor_probes.py")
+    names = (here.name, "probes.py", "named.py", "warehouse_probes.py")
     return b"".join(here.with_name(n).read_bytes() for n in names)
 
 
@@ -729,7 +729,7 @@ def _read_tables(name: str) -> DialectTables:
             for fname in (*par.FUNCTIONS, *par.FUNCTION_PARSERS)
             if fname and set(fname.upper()) <= _WORD_CHARS and not fname[0].isdigit()
         )
-        vendor = read_vendor_tables(
+        warehouse = read_warehouse_tables(
             dialect,
             features,
             lambda sql, d: _round_trips(sql, d, exact=False),
@@ -785,7 +785,7 @@ def _read_tables(name: str) -> DialectTables:
         for_json_options=for_options[1],
         for_named_options=for_options[2],
         named_calls=named_calls,
-        vendor=vendor,
+        warehouse=warehouse,
         range_words=frozenset(
             text.upper()
             for text, token in {**tok.KEYWORDS, **tok.SINGLE_TOKENS}.items()

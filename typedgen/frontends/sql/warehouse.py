@@ -1,4 +1,4 @@
-"""One warehouse's syntax: the constructs of :mod:`.vendor_probes`, each where its probe
+"""One warehouse's syntax: the constructs of :mod:`.warehouse_probes`, each where its probe
 round-trips (DuckDB, BigQuery, Snowflake, ClickHouse, Trino).
 
 The other clause families call the hooks here at the place each construct goes (a join, a
@@ -12,7 +12,7 @@ from typedgen.frontends.sql.rules import RuleBuilder, alt, empty, opt, seq, star
 from typedgen.ir.grammar import Rule
 from typedgen.ir.nodes import Alt, CharClass, Expr, Lit, Ref, Repeat
 
-__all__ = ["VendorRules"]
+__all__ = ["WarehouseRules"]
 
 _PARAMETRIC = "PARAM_AGG"
 """The terminal of ClickHouse's parametric aggregates (case-sensitive)."""
@@ -37,11 +37,11 @@ def _stage_path() -> Expr:
     return seq(Lit.text("@"), alt(Lit.text("~"), name), path)
 
 
-class VendorRules(RuleBuilder):
+class WarehouseRules(RuleBuilder):
     """Hooks for the constructs one warehouse has."""
 
     # -- words -----------------------------------------------------------------------------
-    def vendor_words(self) -> None:
+    def warehouse_words(self) -> None:
         """Keywords the calls below need, registered before the lexicon is built."""
         for name in self.parametric_known():
             self.keyword(name)
@@ -65,23 +65,25 @@ class VendorRules(RuleBuilder):
         )
 
     def parametric_known(self) -> dict[str, tuple[tuple[int, int], ...]]:
-        known = self.tables.vendor.parametric_known
+        known = self.tables.warehouse.parametric_known
         return {n: shapes for n, shapes in known.items() if self._offered(n)}
 
     def aggregate_clauses(self) -> dict[str, tuple[str, ...]]:
         if not self.has("aggregate_clauses"):
             return {}
-        inside = self.tables.vendor.aggregate_clauses
+        inside = self.tables.warehouse.aggregate_clauses
         return {n: c for n, c in inside.items() if self._offered(n)}
 
     def parametric_names(self) -> tuple[str, ...]:
         """ClickHouse's parametric aggregates the grammar offers, none a word of its own."""
         taken = set(self.lex.words)
         return tuple(
-            n for n in self.tables.vendor.parametric if n.upper() not in taken and self._offered(n)
+            n
+            for n in self.tables.warehouse.parametric
+            if n.upper() not in taken and self._offered(n)
         )
 
-    def vendor_terminals(self, classes: dict[str, list[str]]) -> list[Rule]:
+    def warehouse_terminals(self, classes: dict[str, list[str]]) -> list[Rule]:
         """The case-sensitive terminal of the parametric aggregates (``quantiles`` is also a
         plain name wherever an identifier is: it joins every class ``IDENT`` is in)."""
         out: list[Rule] = []
@@ -104,12 +106,12 @@ class VendorRules(RuleBuilder):
             return {}
         if not self.has("type_constructors"):
             return {}
-        made = self.tables.vendor.type_constructors
+        made = self.tables.warehouse.type_constructors
         return {w: n for w, n in made.items() if w not in self.options.exclude_types}
 
     def inner_types(self) -> dict[str, tuple[int, ...]]:
-        inner = self.tables.vendor.inner_types
-        if not (self.tables.vendor.type_constructors and self.has("type_constructors")):
+        inner = self.tables.warehouse.inner_types
+        if not (self.tables.warehouse.type_constructors and self.has("type_constructors")):
             return {}
         return {w: n for w, n in inner.items() if w not in self.options.exclude_types}
 
@@ -125,7 +127,7 @@ class VendorRules(RuleBuilder):
         done = {w for w in ("DATE", "TIMESTAMP") if self.has(w.lower() + "_literal")}
         return tuple(
             w
-            for w in self.tables.vendor.typed_literals
+            for w in self.tables.warehouse.typed_literals
             if w not in self.options.exclude_types and w not in done
         )
 
@@ -133,7 +135,7 @@ class VendorRules(RuleBuilder):
         """``DATETIME '2020-01-01 10:00:00'``, ``JSON '{}'``, ``NUMERIC '2.5'``."""
         return [seq(self.type_word(w), Ref("STRING")) for w in self.literal_types()]
 
-    def vendor_types(self) -> list[Expr]:
+    def warehouse_types(self) -> list[Expr]:
         """``MAP(VARCHAR, INT)``, ``Nullable(DateTime)``, ``Tuple(String, Array(UInt8))``:
         types of the types that round-trip inside them (``inner_type``)."""
         made = self.type_constructors()
@@ -156,7 +158,7 @@ class VendorRules(RuleBuilder):
         return forms
 
     # -- calls -----------------------------------------------------------------------------
-    def vendor_calls(self) -> list[Expr]:
+    def warehouse_calls(self) -> list[Expr]:
         """ClickHouse's ``quantiles(0.5, 0.9)(x)``: parameters, then arguments."""
         out: list[Expr] = []
         ref, punct = self.ref, self.punct
@@ -202,7 +204,7 @@ class VendorRules(RuleBuilder):
             out.append(seq(kw(name), self.parens(args), self.filter_clause, self.over_clause))
         return out
 
-    def vendor_collections(self) -> list[Expr]:
+    def warehouse_collections(self) -> list[Expr]:
         """DuckDB's ``MAP {'x': 1}``, an empty ``[]``, Snowflake's ``{*}``, ``{t.*}``,
         ``{* EXCLUDE (a)}``."""
         ref, punct, kw = self.ref, self.punct, self.keyword
@@ -225,7 +227,7 @@ class VendorRules(RuleBuilder):
             return []
         return [seq(self.ref("ident"), self.punct(":"), self.ref("expr"))]
 
-    def vendor_limits(self) -> list[Expr]:
+    def warehouse_limits(self) -> list[Expr]:
         """DuckDB's ``LIMIT 10 PERCENT`` / ``LIMIT 10%`` [OFFSET n]."""
         kw = self.keyword
         units: list[Expr] = []
@@ -257,13 +259,13 @@ class VendorRules(RuleBuilder):
     def lambdas(self) -> list[Expr]:
         """DuckDB's ``LAMBDA x, y : x + y``, as a call's argument only (sqlglot reads it
         nowhere else)."""
-        if not self.has("lambda"):
+        if not self.has("lambda_keyword"):
             return []
         ref = self.ref
         params = self.separated(ref("ident"))
         return [seq(self.keyword("LAMBDA"), params, self.punct(":"), ref("expr"))]
 
-    def vendor_placeholders(self) -> list[Expr]:
+    def warehouse_placeholders(self) -> list[Expr]:
         """Snowflake's and DuckDB's ``$name`` variables, Snowflake's ``:1``."""
         out: list[Expr] = []
         if self.has("dollar_variable"):
@@ -273,7 +275,7 @@ class VendorRules(RuleBuilder):
             out.append(seq(self.punct(":"), Ref("INTEGER")))
         return out
 
-    def vendor_set_ops(self) -> list[Expr]:
+    def warehouse_set_ops(self) -> list[Expr]:
         """``UNION ALL BY NAME [ON (a)]``, ``UNION ALL [STRICT] CORRESPONDING [BY (a)]``,
         ``FULL [OUTER] UNION ALL ...`` where each was probed."""
         kw, ref = self.keyword, self.ref
@@ -323,12 +325,12 @@ class VendorRules(RuleBuilder):
         return [opt(alt(*kinds))] if kinds else []
 
     # -- FROM ------------------------------------------------------------------------------
-    def vendor_joins(self, primary: Expr, condition: Expr) -> list[Expr]:
+    def warehouse_joins(self, primary: Expr, condition: Expr) -> list[Expr]:
         """ClickHouse's ``[GLOBAL] [side] ANY|ALL|ASOF|SEMI|ANTI JOIN`` (and the strictness
         before the side, which sqlglot reads as the same join)."""
         kw = self.keyword
         out: list[Expr] = []
-        for words, with_on, bare in self.tables.vendor.join_phrases:
+        for words, with_on, bare in self.tables.warehouse.join_phrases:
             joined = seq(kw(*words), kw("JOIN"), primary)
             # An outer join takes a condition, as the other joins of the grammar do.
             bare = bare and not {"LEFT", "RIGHT", "FULL"} & set(words)
@@ -347,7 +349,7 @@ class VendorRules(RuleBuilder):
             out.append(seq(kw("CROSS", "DIRECTED", "JOIN"), primary))
         return out
 
-    def vendor_table_suffix(self) -> list[Expr]:
+    def warehouse_table_suffix(self) -> list[Expr]:
         """ClickHouse's ``t AS x FINAL SAMPLE 1 / 10 OFFSET 1 / 2`` after a table."""
         kw = self.keyword
         out: list[Expr] = self.sample_suffix()
@@ -359,7 +361,7 @@ class VendorRules(RuleBuilder):
             out.append(opt(seq(kw("SAMPLE"), ratio, opt(seq(kw("OFFSET"), ratio)))))
         return out
 
-    def vendor_primaries(self, name_alias: Expr, table_alias: Expr) -> list[Expr]:
+    def warehouse_primaries(self, name_alias: Expr, table_alias: Expr) -> list[Expr]:
         """ClickHouse's parametrised views ``v(x = 1)`` and ``VALUES ((1, 'a'), (2, 'b'))``;
         Snowflake's stages ``@ns.stage/path (PATTERN => 'p') AS t(a)`` and ``'@stage'``."""
         kw, ref, punct = self.keyword, self.ref, self.punct
@@ -378,8 +380,9 @@ class VendorRules(RuleBuilder):
         if self.has("view_parameters"):
             param = seq(ref("ident"), punct("="), ref("expr"))
             args = self.parens(self.separated(param))
-            out.append(seq(ref("table_name"), args, opt(name_alias), *self.vendor_table_suffix()))
-        if self.has("values_bare"):
+            suffix = self.warehouse_table_suffix()
+            out.append(seq(ref("table_name"), args, opt(name_alias), *suffix))
+        if self.has("values_rows"):
             several = Repeat(seq(punct(","), ref("expr")), 1)
             row = alt(ref("expr"), self.parens(ref("expr"), several))
             out.append(seq(kw("VALUES"), self.parens(self.separated(row)), opt(name_alias)))
@@ -391,7 +394,7 @@ class VendorRules(RuleBuilder):
             return []
         return [opt(seq(self.keyword("PREWHERE"), self.ref("condition")))]
 
-    def vendor_ctes(self) -> list[Expr]:
+    def warehouse_ctes(self) -> list[Expr]:
         """ClickHouse's ``WITH 1 AS x`` / ``WITH (SELECT ...) AS x``: a named value."""
         if not self.has("cte_expression"):
             return []
@@ -419,7 +422,7 @@ class VendorRules(RuleBuilder):
         return [seq(punct("{"), Ref("IDENT"), punct(":"), self.ref("data_type"), punct("}"))]
 
     # -- predicates --------------------------------------------------------------------------
-    def vendor_predicates(self, in_list: Expr) -> list[tuple[str, Expr]]:
+    def warehouse_predicates(self, in_list: Expr) -> list[tuple[str, Expr]]:
         """ClickHouse's ``x GLOBAL [NOT] IN (...)``."""
         kw = self.keyword
         out: list[tuple[str, Expr]] = []
@@ -429,7 +432,7 @@ class VendorRules(RuleBuilder):
             out.append(("GLOBAL", seq(kw("GLOBAL", "NOT", "IN"), in_list)))
         return out
 
-    def vendor_star_modifiers(self) -> list[Expr]:
+    def warehouse_star_modifiers(self) -> list[Expr]:
         """ClickHouse's ``* APPLY(sum) APPLY(toString)``, Snowflake's ``* RENAME (a AS b)``."""
         kw, ref = self.keyword, self.ref
         out: list[Expr] = []
@@ -451,7 +454,7 @@ class VendorRules(RuleBuilder):
             bounds.append(opt(seq(kw("INTERPOLATE"), self.parens(self.separated(column)))))
         return [opt(seq(kw("WITH", "FILL"), *bounds))]
 
-    def vendor_in_lists(self) -> list[Expr]:
+    def warehouse_in_lists(self) -> list[Expr]:
         """ClickHouse's ``x IN ['a', 'b']`` (sqlglot writes ``IN ('a', 'b')``), BigQuery's
         ``x IN UNNEST(a)``."""
         punct = self.punct

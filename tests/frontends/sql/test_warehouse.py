@@ -1,4 +1,4 @@
-"""One warehouse's constructs (typedgen/frontends/sql/vendor.py), each on where its probe
+"""One warehouse's constructs (typedgen/frontends/sql/warehouse.py), each on where its probe
 round-trips and the dialect class includes it, and off elsewhere.
 
 sqlglot is the oracle: every accepted text parses in the dialect and its output parses back to
@@ -174,7 +174,7 @@ def test_parametric_aggregates_are_sqlglots() -> None:
     oracle), in its own spelling only."""
     from sqlglot import exp
 
-    names = dialect_tables("clickhouse").vendor.parametric
+    names = dialect_tables("clickhouse").warehouse.parametric
     assert len(names) > 1000 and "quantiles" in names and "quantile" not in names
     for name in names[::97]:
         tree = sqlglot.parse_one(f"SELECT {name}(0.5)(a)", read="clickhouse")
@@ -183,9 +183,10 @@ def test_parametric_aggregates_are_sqlglots() -> None:
 
 
 def test_type_constructors_are_read_from_probes() -> None:
-    vendor = dialect_tables("clickhouse").vendor
-    assert {"NULLABLE", "TUPLE", "MAP", "ARRAY", "LOWCARDINALITY"} <= set(vendor.type_constructors)
-    assert vendor.type_constructors["NULLABLE"] == (1,)
-    assert "STRUCT" not in vendor.type_constructors  # written as Tuple: not ClickHouse's name
+    warehouse = dialect_tables("clickhouse").warehouse
+    made = set(warehouse.type_constructors)
+    assert {"NULLABLE", "TUPLE", "MAP", "ARRAY", "LOWCARDINALITY"} <= made
+    assert warehouse.type_constructors["NULLABLE"] == (1,)
+    assert "STRUCT" not in warehouse.type_constructors  # written as Tuple: not ClickHouse's name
     # sqlglot's base parser reads MAP(INT, INT) in SQLite too: dialect-specific.
     assert "type_constructors" not in dialect_class("sqlite").tables().features

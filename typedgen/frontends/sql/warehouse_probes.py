@@ -23,14 +23,14 @@ __all__ = [
     "DUCKDB_NATIVE",
     "SNOWFLAKE_NATIVE",
     "TRINO_NATIVE",
-    "VENDOR_PROBES",
-    "VENDOR_READ",
-    "VENDOR_SPECIFIC",
-    "VendorTables",
-    "read_vendor_tables",
+    "WAREHOUSE_PROBES",
+    "WAREHOUSE_READ",
+    "WAREHOUSE_SPECIFIC",
+    "WarehouseTables",
+    "read_warehouse_tables",
 ]
 
-VENDOR_PROBES: dict[str, str] = {
+WAREHOUSE_PROBES: dict[str, str] = {
     # ClickHouse.
     "global_in": "SELECT a FROM t WHERE x GLOBAL IN (SELECT 1)",
     "global_not_in": "SELECT a FROM t WHERE x GLOBAL NOT IN (1, 2)",
@@ -43,7 +43,7 @@ VENDOR_PROBES: dict[str, str] = {
     "in_array_read": "SELECT a FROM t WHERE x IN ['a', 'b']",
     "view_parameters": "SELECT a FROM s.v(x = 1, y = 'z') AS w",
     "cte_expression": "WITH 1 AS x, y AS (SELECT 2) SELECT x",
-    "values_bare": "SELECT * FROM VALUES ((1, 1), (2, 1))",
+    "values_rows": "SELECT * FROM VALUES ((1, 1), (2, 1))",
     "using_bare": "SELECT * FROM a JOIN b USING x, y",
     "query_parameter": "SELECT a FROM t WHERE x = {p: String} AND y = {q: Array(UInt8)}",
     # Intervals of a value other than a string: a column, a parenthesised expression, a
@@ -69,7 +69,7 @@ VENDOR_PROBES: dict[str, str] = {
     "limit_percent": "SELECT * FROM t LIMIT 10 PERCENT OFFSET 1",
     "limit_percent_sign": "SELECT * FROM t LIMIT 10% OFFSET 1",
     "empty_array": "SELECT [], [[]]",
-    "lambda": "SELECT LIST_TRANSFORM(a, LAMBDA x, y : x + y)",
+    "lambda_keyword": "SELECT LIST_TRANSFORM(a, LAMBDA x, y : x + y)",
     "dollar_variable": "SELECT * FROM t WHERE a = $x",
     # Set operations by name (DuckDB, BigQuery) and BigQuery's CORRESPONDING and sides.
     "union_by_name": "SELECT 1 AS x UNION ALL BY NAME ON (x) SELECT 2 AS x",
@@ -90,9 +90,9 @@ VENDOR_PROBES: dict[str, str] = {
     "sample_suffix": "SELECT * FROM t AS x TABLESAMPLE BERNOULLI (5) SEED (1)",
     "sample_read": "SELECT * FROM t AS x SAMPLE BLOCK (0.5) REPEATABLE (1)",
 }
-"""Each construct with the SQL that must round-trip (exactly, unless in :data:`VENDOR_READ`)."""
+"""Each construct with the SQL that must round-trip (exactly, unless in :data:`WAREHOUSE_READ`)."""
 
-VENDOR_READ: frozenset[str] = frozenset(
+WAREHOUSE_READ: frozenset[str] = frozenset(
     {
         "using_bare",
         "interval_number_read",
@@ -122,7 +122,7 @@ CLICKHOUSE_NATIVE: frozenset[str] = frozenset(
         "in_array_read",
         "view_parameters",
         "cte_expression",
-        "values_bare",
+        "values_rows",
         "type_constructors",
         "using_bare",
         "query_parameter",
@@ -170,7 +170,7 @@ DUCKDB_NATIVE: frozenset[str] = frozenset(
         "interval_paren",
         "interval_number_read",
         "array_constructor",  # ARRAY[1, 2] comes back as [1, 2]: the same tree
-        "lambda",
+        "lambda_keyword",
         "dollar_variable",
         "union_by_name",
         "union_by_name_bare",
@@ -191,7 +191,7 @@ BIGQUERY_NATIVE: frozenset[str] = frozenset(
 )
 TRINO_NATIVE: frozenset[str] = frozenset({"type_constructors", "typed_literals"})
 
-VENDOR_SPECIFIC: frozenset[str] = (
+WAREHOUSE_SPECIFIC: frozenset[str] = (
     CLICKHOUSE_NATIVE | SNOWFLAKE_NATIVE | DUCKDB_NATIVE | BIGQUERY_NATIVE | TRINO_NATIVE
 ) - {"struct_literal", "position_in", "array_constructor"}
 """Probes sqlglot's base parser round-trips in every dialect, or that only some dialect's
@@ -204,7 +204,7 @@ _JOIN_SIDES = ("", "LEFT", "RIGHT", "FULL", "INNER")
 
 
 @dataclass(frozen=True)
-class VendorTables:
+class WarehouseTables:
     """Entries of sqlglot's tables for one warehouse's syntax, as probed."""
 
     parametric: tuple[str, ...] = ()
@@ -440,7 +440,7 @@ def _aggregate_clauses(
     return out
 
 
-def read_vendor_tables(
+def read_warehouse_tables(
     dialect: Any,
     features: frozenset[str],
     round_trips: Callable[[str, Any], bool],
@@ -449,7 +449,7 @@ def read_vendor_tables(
     types: dict[str, tuple[int, ...]] | None = None,
     aggregates: tuple[str, ...] = (),
     exact: Callable[[str, Any], bool] | None = None,
-) -> VendorTables:
+) -> WarehouseTables:
     """The entries of sqlglot's tables for the constructs above, as probed; ``round_trips``
     compares trees only (``exact=False``)."""
     parametric: tuple[str, ...] = ()
@@ -462,4 +462,4 @@ def read_vendor_tables(
     inside: dict[str, tuple[str, ...]] = {}
     if exact is not None and "aggregate_clauses" in features:
         inside = _aggregate_clauses(dialect, exact, aggregates)
-    return VendorTables(parametric, modelled, constructors, inner, literals, inside, phrases)
+    return WarehouseTables(parametric, modelled, constructors, inner, literals, inside, phrases)
