@@ -168,6 +168,36 @@ def test_closing_ends_the_lexeme(engine: str, smollm2_vocab: Any) -> None:
     assert closing_bytes(matcher) == frozenset(b'"')
 
 
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_closing_a_number_before_a_merged_brace(engine: str, smollm2_vocab: Any) -> None:
+    """The inner object's last member ends both objects: the grammar lexes ``}}`` as one
+    lexeme, so one ``}`` leaves a lexeme open, yet it ends the number (it was not a closer, and
+    a runaway number in MCPspec/ClientNotification could not be closed)."""
+    if engine == "native":
+        pytest.importorskip("typedgen._native")
+    schema = {
+        "type": "object",
+        "properties": {
+            "p": {
+                "type": "object",
+                "properties": {"n": {"type": "integer"}},
+                "required": ["n"],
+                "additionalProperties": False,
+            }
+        },
+        "required": ["p"],
+        "additionalProperties": False,
+    }
+    compiled = Compiler(engine=engine, disk_cache=False).compile(
+        typedgen.grammar_of(schema), smollm2_vocab
+    )
+    matcher = compiled.matcher()
+    assert matcher.accept_bytes(b'{"p":{"n":123')
+    probe = matcher.fork()
+    assert probe.accept_bytes(b"}") and probe.inside_lexeme()  # the case at hand
+    assert closing_bytes(matcher) == frozenset(b"}")
+
+
 def test_penalty_only_keeps_the_text_valid(tiny: LoadedModel) -> None:
     generator = typedgen.Generator(STRING_SCHEMA, tiny, max_tokens=60, on_max_tokens="finish")
     details = generator("Write:", loop_guard=LoopGuard(action="penalty"), return_details=True)

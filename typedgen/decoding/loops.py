@@ -251,12 +251,19 @@ def closing_bytes(matcher: Matcher) -> frozenset[int]:
     """The bytes allowed next after which the lexeme has ended: no longer inside free text,
     nor inside a lexeme that cannot end there (a string's backslash starts an escape: closing
     on it let a looping string go on as a run of escaped backslashes), nor a digit (a number
-    may end after any digit, but one more digit does not end a runaway number)."""
+    may end after any digit, but one more digit does not end a runaway number). The bytes the
+    grammar forces after ``b`` are taken too: a closing brace the grammar lexes together with
+    the next one (``}}``) leaves a lexeme open for one byte, yet ends the number."""
     out = set()
     for b in matcher.allowed_bytes():
         if 0x30 <= b <= 0x39:
             continue
         probe = matcher.fork()
-        if probe.accept_bytes(bytes((b,))) and not probe.inside_lexeme():
-            out.add(b)
+        if not probe.accept_bytes(bytes((b,))):
+            continue
+        if probe.inside_lexeme():
+            forced = probe.forced_bytes()
+            if not forced or not probe.accept_bytes(forced) or probe.inside_lexeme():
+                continue
+        out.add(b)
     return frozenset(out)

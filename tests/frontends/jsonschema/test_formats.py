@@ -500,8 +500,9 @@ def _rel_integer_gap(s: str) -> bool:
 
 # Valid values known to be rejected, by documented deviation (see the module docstring).
 GAPS: dict[str, Callable[[str], bool]] = {
-    "date-time": lambda s: ":60" in s,
-    "time": lambda s: ":60" in s,
+    # leap seconds; fractions of a second beyond 9 digits (canonical)
+    "date-time": lambda s: ":60" in s or re.search(r"\.[0-9]{10}", s) is not None,
+    "time": lambda s: ":60" in s or re.search(r"\.[0-9]{10}", s) is not None,
     "duration": lambda s: re.search("[0-9]{7}", s) is not None,  # components cap at 6 digits
     "email": lambda s: s.startswith('"') or "@[" in s or not s.isascii(),
     "idn-hostname": lambda s: not s.isascii() or s.lower().startswith("xn--"),

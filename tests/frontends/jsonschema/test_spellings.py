@@ -220,7 +220,12 @@ FORMAT_CASES: dict[str, tuple[list[str], list[str]]] = {
         ["22:59:60Z", "23:58:60Z", "23:59:60+01:00", "23:59:60-00:30", "23:59:61Z", "24:00:00Z"],
     ),
     "date-time": (
-        ["1998-12-31T23:59:60Z", "1998-12-31T15:59:60.123-08:00", "2016-12-31t23:59:60z"],
+        [
+            "1998-12-31T23:59:60Z",
+            "1998-12-31T15:59:60.123-08:00",
+            "2016-12-31t23:59:60z",
+            "2021-01-01T00:00:00.0000000000000000Z",
+        ],
         ["1998-12-31T23:59:61Z", "1998-12-31T22:59:60Z", "2016-12-31T24:59:60+01:00"],
     ),
     "email": (
@@ -271,6 +276,14 @@ def test_formats_accept_every_value_their_rfc_allows(fmt: str) -> None:
     assert [s for s in good if not accepts(comp, json.dumps(s, ensure_ascii=False))] == []
     assert [s for s in bad if accepts(comp, json.dumps(s, ensure_ascii=False))] == []
     assert [s for s in bad if accepts(canonical, json.dumps(s, ensure_ascii=False))] == []
+
+
+def test_canonical_time_fractions_have_at_most_nine_digits() -> None:
+    """Canonical times keep nanoseconds at most (a small model wrote 16 zeros and more)."""
+    for fmt, text in (("date-time", "2021-01-01T00:00:00.{}Z"), ("time", "00:00:00.{}+01:00")):
+        canonical = compiled({"type": "string", "format": fmt}, spellings="canonical")
+        assert accepts(canonical, json.dumps(text.format("123456789")))
+        assert not accepts(canonical, json.dumps(text.format("1234567890")))
 
 
 def _suite_format_items() -> list[dict[str, Any]]:

@@ -13,7 +13,8 @@ left out instead; the deviations are listed below, per format.
 
 * ``date-time``, ``date``, ``time`` (RFC 3339): exact calendar (month lengths, Feb 29 in leap
   years only). Left out: leap seconds (``:60``, which the checker refuses), year ``0000`` (which
-  it refuses too), and the space separator RFC 3339 merely permits.
+  it refuses too), and the space separator RFC 3339 merely permits; canonically, fractions of a
+  second beyond 9 digits (nanoseconds).
 * ``duration`` (RFC 3339 appendix A): the ABNF exactly, upper-case designators only.
 * ``email``, ``idn-email`` (RFC 5321 mailbox): a dot-atom local part of at most 64 characters,
   ``@``, and a ``hostname`` (below) of at most 189 characters, so the whole stays within the
@@ -73,7 +74,11 @@ _MONTH_DAY = (
 )
 _DATE = f"(?:{_YEAR}-{_MONTH_DAY}|{_LEAP_YEAR}-02-29)"
 _OFFSET = "(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"
-_TIME = f"(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?{_OFFSET}"
+_CLOCK = "(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"
+# Canonical: a fraction of at most 9 digits (nanoseconds, the finest resolution of common
+# timestamp types; a small model otherwise writes "00:00:00.0000000000000000..."); any with "all".
+_TIME = f"{_CLOCK}(?:\\.[0-9]{{1,9}})?{_OFFSET}"
+_TIME_EXACT = f"{_CLOCK}(?:\\.[0-9]+)?{_OFFSET}"
 _DATE_TIME = f"{_DATE}[Tt]{_TIME}"
 
 
@@ -101,7 +106,7 @@ def _leap_time(fraction: str) -> str:
 
 
 _LEAP_TIME = _leap_time("(?:\\.[0-9]+)?")
-_TIME_ALL = f"(?:{_TIME}|{_LEAP_TIME})"
+_TIME_ALL = f"(?:{_TIME_EXACT}|{_LEAP_TIME})"
 _DATE_TIME_ALL = f"{_DATE}[Tt]{_TIME_ALL}"
 
 

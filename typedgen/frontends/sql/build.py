@@ -19,6 +19,7 @@ from typedgen.frontends.sql.rules import GrammarOptions, SchemaNames, alt, empty
 from typedgen.frontends.sql.statements import StatementRules
 from typedgen.frontends.sql.tables import DialectTables
 from typedgen.frontends.sql.terminals import TerminalRules
+from typedgen.frontends.sql.vendor import VendorRules
 from typedgen.ir.grammar import Grammar
 from typedgen.ir.nodes import Expr
 from typedgen.ir.passes.rewrite import prune_unreachable
@@ -28,7 +29,7 @@ __all__ = ["STATEMENTS", "GrammarOptions", "SchemaNames", "build_sql_grammar"]
 STATEMENTS = ("select", "insert", "update", "delete", "merge", "create_table", "create_view")
 
 
-class _Builder(QueryRules, CallRules, ExpressionRules, StatementRules, TerminalRules):
+class _Builder(QueryRules, CallRules, ExpressionRules, StatementRules, TerminalRules, VendorRules):
     def build(self) -> Grammar:
         self.lex.phrase_gap = self.whitespace()
         query = self.query()

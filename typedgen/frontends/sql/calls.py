@@ -59,7 +59,10 @@ class CallRules(WarehouseRules):
                 func.distinct_many,
                 func.order_by,
                 func.aliased_args,
+                tuple((form, n) for form, n in func.last_args if self.has(form)),
             )
+        if self.has("variadic"):
+            self.keyword("VARIADIC")  # (registered before the lexicon is built)
         # COUNT(*) is COUNT's own syntax: COUNT gets its own terminal, not its arity group's.
         self.filter_clause = (
             opt(
@@ -75,10 +78,11 @@ class CallRules(WarehouseRules):
         # Keywords of the call tails are registered now: the lexicon is built before the
         # call rule (which needs the word groups) is made.
         self.over_clause = self.over_tail()
+        self.keep_tail = self.keep_clause()
         if self.has("ignore_nulls_inside"):
             # BigQuery: ARRAY_AGG(x IGNORE NULLS), the single argument of an aggregate.
             self.nulls_inside = opt(self.keyword("IGNORE", "NULLS"))
-        if self.has("within_group"):
+        if self.has("within_group") or self.has("within_group_mode"):
             order_by = self.parens(self.ref("order_by"))
             self.within_group = opt(seq(self.phrase("WITHIN", "GROUP"), order_by))
         has_count = any(f.name == "COUNT" for f in funcs)
@@ -189,7 +193,17 @@ class CallRules(WarehouseRules):
             )
 
     def call_rule(self, by_role: dict[Role, list[str]]) -> None:
-        args_of: dict[tuple[Arity, bool, tuple[int, ...], tuple[int, ...], bool], list[str]] = {}
+        args_of: dict[
+            tuple[
+                Arity,
+                bool,
+                tuple[int, ...],
+                tuple[int, ...],
+                bool,
+                tuple[tuple[str, tuple[int, ...]], ...],
+            ],
+            list[str],
+        ] = {}
         for role, terminals in by_role.items():
             if role.function is not None:
                 key = (
@@ -198,20 +212,26 @@ class CallRules(WarehouseRules):
                     role.distinct_many,
                     role.order_by,
                     role.aliased_args,
+                    role.last_args,
                 )
                 args_of.setdefault(key, []).extend(terminals)
         ref = self.ref
         over, within = self.over_clause, self.within_group
         plain: list[Expr] = []  # name(args): calls as table functions take these
         tails: list[Expr] = []  # with what may follow a call in an expression
-        for (arity, aggregate, many, ordered, aliased), terminals in sorted(
+        for (arity, aggregate, many, ordered, aliased, last_args), terminals in sorted(
             args_of.items(), key=lambda kv: str(kv[0])
         ):
             names = alt(*(Ref(t) for t in sorted(terminals)))
             args = self.arguments(arity, aggregate, many, ordered, aliased)
+            if last_args:
+                args = alt(args, *self.last_arguments(last_args))
             core = seq(names, self.punct("("), args, self.punct(")"))
             plain.append(core)
-            tail: list[Expr] = [within, self.filter_clause, over] if aggregate else [over]
+            tail: list[Expr] = [over]
+            if aggregate:
+                keep = [self.keep_tail] if self.has("keep") else []  # Oracle's KEEP (...)
+                tail = [within, self.filter_clause, *keep, over]
             tails.append(seq(core, *tail))
         if self.count_star:
             core = seq(Ref(self.lex.keyword_name("COUNT")), self.parens(self.punct("*")))
@@ -228,7 +248,10 @@ class CallRules(WarehouseRules):
             arg: Expr = ref("expr")
             if self.has("named_argument"):
                 arg = alt(arg, seq(Ref("IDENT"), self.punct("=>"), ref("expr")))
-            core = seq(Ref("IDENT"), self.punct("("), opt(self.separated(arg)), self.punct(")"))
+            args = self.separated(arg)
+            if self.has("variadic"):  # MLEAST(VARIADIC ARRAY[1, 2]): the last argument
+                args = alt(args, seq(star(seq(arg, self.punct(","))), self.last_form("variadic")))
+            core = seq(Ref("IDENT"), self.punct("("), opt(args), self.punct(")"))
             plain.append(core)
             tails.append(seq(core, within, over))
         plain += self.named_scalar
@@ -239,6 +262,27 @@ class CallRules(WarehouseRules):
             self.rule("function_call", alt(*plain) if plain else tails[0])
             # What FROM calls: a table-only call (FLATTEN(INPUT => x)) besides the others.
             self.rule("table_call", alt(Ref("function_call"), *self.named_table))
+
+    def last_arguments(self, last_args: tuple[tuple[str, tuple[int, ...]], ...]) -> list[Expr]:
+        """Argument lists whose last argument is a special form (see
+        ``arguments.LAST_ARGUMENTS``), at the counts probed for it."""
+        ref = self.ref
+        return [
+            seq(*(seq(ref("expr"), self.punct(",")) for _ in range(n - 1)), self.last_form(form))
+            for form, counts in last_args
+            for n in counts
+        ]
+
+    def last_form(self, form: str) -> Expr:
+        """A lambda, ``x -> x + 1`` or ``(x, i) -> x + i`` (sqlglot reads the body as any
+        expression), or ``VARIADIC x`` (PostgreSQL: an array spread over the parameters)."""
+        ref = self.ref
+        if form == "variadic":
+            return seq(self.keyword("VARIADIC"), ref("expr"))
+        if "lambda" not in self.rules:
+            params = alt(ref("ident"), self.parens(self.separated(ref("ident"))))
+            self.rule("lambda", seq(params, self.punct("->"), ref("expr")))
+        return ref("lambda")
 
     def over_tail(self) -> Expr:
         """``OVER (...)`` or ``OVER w`` after a call, with ``IGNORE NULLS`` before it where the

@@ -130,7 +130,6 @@ def _define(name: str, sqlglot: str | None = None, **attrs: object) -> None:
 # probes; nothing here needs an override yet except the refusals.
 for _name in (
     "athena",
-    "databricks",
     "doris",
     "dremio",
     "drill",
@@ -142,13 +141,14 @@ for _name in (
     "presto",
     "singlestore",
     "solr",
-    "spark",
     "spark2",
     "starrocks",
     "tableau",
-    "tsql",
 ):
     _define(_name)
+# T-SQL's table variables (FROM @v, with placeholders) and DATEPART(day, x), AT TIME ZONE:
+# sqlglot's base parser reads them everywhere.
+_define("tsql", include_features=frozenset({"table_variable", "datepart", "at_time_zone"}))
 _TYPED_LITERALS: frozenset[str] = frozenset({"date_literal", "timestamp_literal"})
 _PG_LIKE = frozenset({"cast_operator"}) | _TYPED_LITERALS
 # PostgreSQL's a ISNULL / a NOTNULL come back as IS [NOT] NULL (and other dialects read
@@ -159,7 +159,11 @@ _CONNECT_BY = frozenset({"connect_by", "connect_by_nocycle"})
 # reads both everywhere (probes.DIALECT_SPECIFIC).
 _define(
     "postgres",
-    include_features=_PG_LIKE | _XML | {"isnull_op", "notnull_op", "overlay", "overlay_from"},
+    include_features=_PG_LIKE
+    | _XML
+    | {"isnull_op", "notnull_op", "overlay", "overlay_from"}
+    | {"rows_from", "cte_materialized", "overlaps", "current_schema", "substring_for"}
+    | {"any_array", "join_lateral_function", "at_time_zone", "interval_read"},
 )
 for _name in ("materialize", "risingwave", "redshift"):
     _define(_name, include_features=_PG_LIKE)
@@ -184,13 +188,29 @@ _define(
 _define("bigquery", include_features=_TYPED_LITERALS | {"cast_format"} | BIGQUERY_NATIVE)
 # Trino and the other warehouses: their own constructs (warehouse_probes).
 _define("trino", include_features=TRINO_NATIVE)
-_define("oracle", include_features=_TYPED_LITERALS | _CONNECT_BY | _XML)
+_define(
+    "oracle",
+    include_features=_TYPED_LITERALS
+    | _CONNECT_BY
+    | _XML
+    | {"at_time_zone", "systimestamp", "chr_using", "unique_select"},
+)
+# Spark's lambdas (TRANSFORM(a, x -> x + 1)), generator columns (POSEXPLODE(x) AS (a, b)) and
+# collations in a type (CAST(a AS STRING COLLATE UTF8_BINARY)): sqlglot's base parser reads
+# all three everywhere (probes.DIALECT_SPECIFIC).
+_SPARK = frozenset({"lambda", "alias_columns", "type_collate"})
+for _name in ("spark", "databricks"):
+    _define(_name, include_features=_SPARK)
 _define("teradata", include_features=frozenset({"cast_format"}))
 _define("clickhouse", include_features=frozenset({"limit_by"}) | CLICKHOUSE_NATIVE)
 # MySQL's a REGEXP 'x' comes back as REGEXP_LIKE(a, 'x').
 _define(
     "mysql",
-    include_features=_TYPED_LITERALS | {"regexp"},
+    include_features=_TYPED_LITERALS
+    | {"regexp", "assign_variable", "straight_join", "interval_column"}
+    | {"and_symbol", "or_symbol", "distinctrow", "date_add_interval"}
+    # INTERVAL 1 DAY is MySQL's own spelling; sqlglot writes INTERVAL '1' DAY (the same tree).
+    | {"interval_number"},
     exclude_features=frozenset({"merge"}),
 )
 # sqlglot's base dialect is native to everything its parser reads (no database refuses).

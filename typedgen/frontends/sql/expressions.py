@@ -20,7 +20,12 @@ class ExpressionRules(WarehouseRules):
     def expressions(self) -> None:
         ref, kw, punct = self.ref, self.keyword, self.punct
         if self.has("bare_condition"):
-            self.rule("expr", seq(ref("conjunction"), star(seq(kw("OR"), ref("conjunction")))))
+            # MySQL's XOR binds between OR and AND: the same texts as another OR.
+            words = [kw("OR"), *([kw("XOR")] if self.has("xor") else [])]
+            if self.has("or_symbol"):  # MySQL's a || b (written back as OR)
+                words.append(punct("||"))
+            ors = words[0] if len(words) == 1 else alt(*words)
+            self.rule("expr", seq(ref("conjunction"), star(seq(ors, ref("conjunction")))))
             self.rule("condition", ref("expr"))
         else:
             # Where sqlglot writes a bare value used as a condition as ``x <> 0`` and a
@@ -30,15 +35,21 @@ class ExpressionRules(WarehouseRules):
             self.rule("condition", seq(ref("bool_and"), star(seq(kw("OR"), ref("bool_and")))))
             self.rule("bool_and", seq(ref("bool_not"), star(seq(kw("AND"), ref("bool_not")))))
             self.rule("bool_not", alt(seq(kw("NOT"), ref("bool_not")), ref("bool_atom")))
-        self.rule("conjunction", seq(ref("negation"), star(seq(kw("AND"), ref("negation")))))
+        ands = alt(kw("AND"), punct("&&")) if self.has("and_symbol") else kw("AND")
+        self.rule("conjunction", seq(ref("negation"), star(seq(ands, ref("negation")))))
         # Where sqlglot writes NOT over an IN or IS predicate with parentheses (ClickHouse:
         # NOT a IN (1) comes back as NOT (a IN (1)), another tree), NOT takes no such operand.
         bare_not = self.has("not_in_bare") and self.has("not_is_bare")
         not_operand = ref("negation") if bare_not else ref("not_operand")
-        self.rule("negation", alt(seq(kw("NOT"), not_operand), ref("equality")))
+        self.rule(
+            "negation",
+            alt(seq(kw("NOT"), not_operand), ref("equality"), *self.vendor_conditions()),
+        )
         eq_ops = [punct("="), punct("<>"), punct("!=")]
         if self.has("nullsafe_eq"):
             eq_ops.append(punct("<=>"))
+        if self.has("caret_neq"):  # Oracle's a ^= b, written back as <>
+            eq_ops.append(punct("^="))
         # sqlglot reads ``x NOT IN (...)`` as NOT(x IN (...)) and writes it back as
         # ``NOT x IN (...)``, which means something else as an operand: negated predicates
         # stand alone, as a whole condition.
@@ -51,6 +62,8 @@ class ExpressionRules(WarehouseRules):
             for feature, word in (("all_subquery", "ALL"), ("any_subquery", "ANY"))
             if self.has(feature)
         ]
+        if self.has("any_array"):  # PostgreSQL: 1 = ANY (array)
+            quantified.append(seq(kw("ANY"), self.parens(ref("expr"))))
         self.rule("operand", alt(ref("predicate"), *quantified))
         self.rule("comparison_rhs", seq(ref("operand"), star(seq(cmp_ops, ref("operand")))))
         self.rule(
@@ -138,6 +151,7 @@ class ExpressionRules(WarehouseRules):
         for feature, sym in symbols:
             if self.has(feature):
                 extra.append((sym, seq(self.punct(sym), ref("bitwise"))))
+        extra += self.vendor_predicates()
         suffixes = [*ranges, ("IS", seq(kw("IS"), alt(*tests))), *extra]
         self.rule("predicate_suffix", alt(*(e for _, e in suffixes)))
         # NOT IN and IS NOT only where sqlglot writes NOT over IN and IS bare.
@@ -202,7 +216,10 @@ class ExpressionRules(WarehouseRules):
         self.rule("term", seq(ref("factor"), star(alt(*term_steps))))
         self.rule("factor", seq(ref("unary"), star(seq(alt(*factor_ops), ref("unary")))))
         signs = [punct("-"), punct("+")] + ([punct("~")] if self.has("bit_not") else [])
-        self.rule("unary", alt(seq(alt(*signs), ref("unary")), ref("postfix")))
+        operand: Expr = ref("postfix")
+        if self.has("at_time_zone"):  # sqlglot reads the zone as a unary operand
+            operand = seq(operand, opt(seq(self.keyword("AT", "TIME", "ZONE"), ref("unary"))))
+        self.rule("unary", alt(seq(alt(*signs), ref("unary")), operand))
         cast_op = (
             self.options.cast_operator
             if self.options.cast_operator is not None
@@ -236,6 +253,9 @@ class ExpressionRules(WarehouseRules):
         types = self.has_types()
         cast_body = self.parens(ref("expr"), kw("AS"), ref("data_type"))
         cast_types: Expr = ref("data_type")
+        if self.has("type_collate"):
+            # Spark's CAST(a AS STRING COLLATE UTF8_BINARY): the collation is the type's.
+            cast_types = alt(cast_types, seq(ref("data_type"), kw("COLLATE"), ref("ident")))
         if self.has("cast_format") and self.tables.format_types - self.options.exclude_types:
             # BigQuery's CAST(x AS STRING FORMAT 'YYYY'), for the types that take it.
             formatted = seq(ref("format_type"), kw("FORMAT"), Ref("STRING"))
@@ -264,17 +284,23 @@ class ExpressionRules(WarehouseRules):
         if self.has("extract") and self.tables.extract_units:
             units = alt(*(kw(u) for u in self.tables.extract_units))
             primaries.append(seq(kw("EXTRACT"), self.parens(units, kw("FROM"), ref("expr"))))
-        if self.has("interval") and self.tables.interval_units:
-            units = alt(*(kw(u) for u in self.tables.interval_units))
+        interval_units = self.tables.interval_units
+        if self.has("interval_read"):  # PostgreSQL's INTERVAL '1' HOUR ('1 HOUR' written)
+            interval_units = self.tables.interval_units_read
+        if (self.has("interval") or self.has("interval_read")) and interval_units:
+            units = alt(*(kw(u) for u in interval_units))
             amount: list[Expr] = [Ref("STRING")]
             if self.has("interval_number"):
                 amount.append(Ref("INTEGER"))
+            if self.has("interval_column"):
+                amount.append(ref("column_ref"))  # MySQL's DATE_ADD(a, INTERVAL n DAY)
             amount += self.interval_amounts()
             primaries.append(seq(kw("INTERVAL"), alt(*amount), units))
         if self.has("interval_bare"):
             primaries.append(seq(kw("INTERVAL"), Ref("STRING")))
         primaries += self.collections()
         primaries += self.special_calls()
+        primaries += self.vendor_primaries()
         primaries += self.placeholders()
         primaries += self.query_parameters()
         # Functions written without parentheses, where they round-trip (sqlglot's
@@ -289,7 +315,12 @@ class ExpressionRules(WarehouseRules):
             literals.append(seq(kw("DATE"), Ref("STRING")))
         if self.has("timestamp_literal"):
             literals.append(seq(kw("TIMESTAMP"), Ref("STRING")))
-        literals += [Ref(f"PSTRING_{i}") for i in range(len(self.tables.string_forms))]
+        for i, (kind, _, _) in enumerate(self.tables.string_forms):
+            uescape = kind == "unicode" and self.has("uescape")  # U&'d!0061' UESCAPE '!'
+            string: Expr = Ref(f"PSTRING_{i}")
+            if uescape:
+                string = seq(string, opt(seq(kw("UESCAPE"), Ref("STRING"))))
+            literals.append(string)
         literals += self.typed_literals()
         self.rule("literal", alt(*literals))
         self.calls()

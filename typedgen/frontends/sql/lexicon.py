@@ -64,6 +64,8 @@ class Role:
     """Argument counts the aggregate takes followed by ``ORDER BY``."""
     aliased_args: bool = False
     """Arguments may be named with ``AS`` (``STRUCT(1 AS a)``)."""
+    last_args: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    """Special last arguments (a lambda, ``VARIADIC x``) with the counts that take them."""
     type_params: tuple[int, ...] = ()
     type_format: bool = False
     """A type ``CAST(x AS type FORMAT 'f')`` takes."""
@@ -99,6 +101,8 @@ class Role:
             parts.append("O" + "".join(map(str, self.order_by)))
         if self.aliased_args:
             parts.append("AA")
+        for form, counts in self.last_args:
+            parts.append(form[0].upper() + "".join(map(str, counts)))
         if self.type_params:
             parts.append("T" + "".join(map(str, self.type_params)))
         if self.type_format:
@@ -128,6 +132,7 @@ class _Word:
     distinct_many: tuple[int, ...] = ()
     order_by: tuple[int, ...] = ()
     aliased_args: bool = False
+    last_args: tuple[tuple[str, tuple[int, ...]], ...] = ()
     type_params: tuple[int, ...] = ()
     type_format: bool = False
     known_function: bool = False
@@ -194,6 +199,7 @@ class Lexicon:
         distinct_many: tuple[int, ...] = (),
         order_by: tuple[int, ...] = (),
         aliased_args: bool = False,
+        last_args: tuple[tuple[str, tuple[int, ...]], ...] = (),
     ) -> None:
         entry = self._word(name)
         entry.function = arity
@@ -201,6 +207,7 @@ class Lexicon:
         entry.distinct_many = distinct_many
         entry.order_by = order_by
         entry.aliased_args = aliased_args
+        entry.last_args = last_args
 
     def data_type(self, name: str, params: tuple[int, ...], *, formats: bool = False) -> None:
         entry = self._word(name)
@@ -231,6 +238,7 @@ class Lexicon:
             distinct_many=entry.distinct_many,
             order_by=entry.order_by,
             aliased_args=entry.aliased_args,
+            last_args=entry.last_args,
             type_params=entry.type_params,
             type_format=entry.type_format,
             known_function=entry.known_function and entry.function is None,

@@ -262,6 +262,84 @@ FEATURE_PROBES: dict[str, str] = {
     "overlay_from": "SELECT OVERLAY(a PLACING b FROM 1)",
     "xmlelement": "SELECT XMLELEMENT(NAME foo, a, 'c'), XMLELEMENT(NAME bar)",
     "xmlattributes": "SELECT XMLELEMENT(NAME foo, XMLATTRIBUTES('x' AS bar, a), 'c')",
+    # Round 5, part A (spark, postgres, mysql, tsql, oracle).
+    # Hive's and Spark's script transform: TRANSFORM(a, b) USING 'cmd' [AS (x INT, y)].
+    "transform_using": "SELECT TRANSFORM(a, b) USING 'cat' AS (x INT, y) FROM t",
+    "transform_using_bare": "SELECT TRANSFORM(a) USING 'cat' FROM t",
+    # WITHIN GROUP where PERCENTILE_CONT is spelled otherwise (Spark's MODE() WITHIN GROUP).
+    "within_group_mode": "SELECT MODE() WITHIN GROUP (ORDER BY a) FROM t",
+    # Spark's VALUES as a table without parentheses.
+    "values_bare": "SELECT * FROM VALUES (1, 2), (3, 4)",
+    "values_bare_alias": "SELECT * FROM VALUES (1, 2) AS t(a, b)",
+    # A pivot over a derived table, and values other than calls as pivot aggregations.
+    "derived_pivot": "SELECT * FROM (SELECT a FROM t) PIVOT(SUM(a) FOR b IN ('x'))",
+    "pivot_any_value": "SELECT * FROM t PIVOT(SUM(a) AS s, 'x' AS y FOR c IN ('z'))",
+    # MINUS for EXCEPT (Oracle, Spark, Snowflake): written back as EXCEPT, the same tree.
+    "minus": "SELECT a FROM t MINUS SELECT a FROM u",
+    # Base-parser constructs (DIALECT_SPECIFIC): lambdas, AS (a, b) after a select item,
+    # COLLATE inside a type.
+    "lambda": "SELECT f(a, x -> x + 1), f(a, (x, y) -> x + y)",
+    "alias_columns": "SELECT f(x) AS (a, b) FROM t",
+    "type_collate": "SELECT CAST(a AS STRING COLLATE x)",
+    # PostgreSQL.
+    "variadic": "SELECT f(a, VARIADIC b) FROM t",
+    "from_only": "SELECT * FROM ONLY t AS x WHERE a = 1",
+    "tablesample_repeatable": "SELECT * FROM t TABLESAMPLE BERNOULLI (50) REPEATABLE (55)",
+    "lateral_ordinality": "SELECT * FROM t, LATERAL f(a) WITH ORDINALITY AS e(v, o)",
+    "uescape": "SELECT U&'d!0061t' UESCAPE '!'",
+    # Base-parser constructs native to PostgreSQL (DIALECT_SPECIFIC).
+    "rows_from": "SELECT * FROM ROWS FROM (f(a), g(b)) WITH ORDINALITY AS x(a, b)",
+    "cte_materialized": "WITH a AS MATERIALIZED (SELECT 1), b AS NOT MATERIALIZED (SELECT 2)"
+    " SELECT 1",
+    "overlaps": "SELECT (a, b) OVERLAPS (c, d) AND e",
+    "current_schema": "SELECT CURRENT_SCHEMA",
+    "substring_for": "SELECT SUBSTRING(a FOR 1)",
+    "any_array": "SELECT 1 = ANY (a) AND 2 <= ANY (b)",
+    "join_lateral_function": "SELECT * FROM t LEFT JOIN LATERAL f(t.id) AS p ON TRUE",
+    # MySQL.
+    "member_of": "SELECT a FROM t WHERE 'ab' MEMBER OF(b) AND c MEMBER OF(d) = e",
+    "sounds_like": "SELECT a FROM t WHERE a SOUNDS LIKE b",
+    "xor": "SELECT a FROM t WHERE a XOR b OR c",
+    "char_using": "SELECT CHAR(65 USING utf8), CHAR(65, 66 USING binary)",
+    "interval_column": "SELECT INTERVAL a DAY, INTERVAL t.b DAY",
+    "assign_variable": "SELECT @a := 1, @b",
+    "straight_join": "SELECT a FROM t STRAIGHT_JOIN u ON t.x = u.y",
+    # T-SQL.
+    "top_percent": "SELECT TOP 10 PERCENT a FROM t",
+    "top_ties": "SELECT TOP 10 WITH TIES a FROM t ORDER BY a",
+    "top_expr": "SELECT TOP (a + 1) b FROM t",
+    "top_subquery": "SELECT TOP (SELECT 1) b FROM t",
+    "join_hints": "SELECT x FROM a INNER HASH JOIN b ON b.id = a.id LEFT LOOP JOIN c ON c.id = a.id"
+    " INNER MERGE JOIN d ON d.x = a.x INNER REMOTE JOIN e ON e.x = a.x",
+    "next_value_for": "SELECT NEXT VALUE FOR db.s.seq, NEXT VALUE FOR s OVER (ORDER BY a)",
+    "iif": "SELECT IIF(a > 1, 'x', 'y')",
+    "table_variable": "SELECT a FROM @v",
+    "datepart": "SELECT DATEPART(YEAR, a), DATEPART(day, a)",
+    # Oracle.
+    "unpivot_in_alias": "SELECT * FROM t UNPIVOT(q FOR p IN (q1 AS 1, q2 AS 'b'))",
+    "at_time_zone": "SELECT a AT TIME ZONE 'UTC' FROM t",
+    "systimestamp": "SELECT SYSTIMESTAMP",
+    "sample_alias": "SELECT * FROM t SAMPLE (25) s",
+    "sample_seed": "SELECT * FROM t SAMPLE (10) SEED (1)",
+    "outer_join_mark": "SELECT a FROM t, u WHERE t.y (+) = u.y AND t.z = u.z (+)",
+    "nth_value_from": "SELECT NTH_VALUE(x, 2) FROM FIRST OVER (ORDER BY y),"
+    " NTH_VALUE(x, 2) FROM LAST OVER (ORDER BY y) FROM t",
+    "chr_using": "SELECT CHR(187 USING NCHAR_CS)",
+    "keep": "SELECT MIN(a) KEEP (DENSE_RANK FIRST ORDER BY c),"
+    " MAX(a) KEEP (DENSE_RANK LAST ORDER BY c DESC) OVER (PARTITION BY d) FROM t",
+    # Read spellings native to one dialect (DIALECT_SPECIFIC and READ_FEATURES): MySQL's
+    # && and || for AND and OR and DISTINCTROW, PostgreSQL's INTERVAL '1' HOUR.
+    "and_symbol": "SELECT a FROM t WHERE a && b",
+    "or_symbol": "SELECT a FROM t WHERE a || b",
+    "distinctrow": "SELECT DISTINCTROW a FROM t",
+    "interval_read": "SELECT a - INTERVAL '1' HOUR",
+    "unique_select": "SELECT UNIQUE a FROM t",
+    "date_add_interval": "SELECT DATE_ADD(a, INTERVAL '1' DAY), DATE_SUB(a, INTERVAL b DAY)",
+    "caret_neq": "SELECT a FROM t WHERE a ^= 1",
+    "nth_value_from_nulls": "SELECT NTH_VALUE(x, 2) FROM FIRST RESPECT NULLS OVER (ORDER BY y),"
+    " NTH_VALUE(x, 2) FROM LAST IGNORE NULLS OVER (ORDER BY y) FROM t",
+    # PostgreSQL's JSONB key and path operators.
+    "jsonb_key_ops": "SELECT a ?| b, a ?& c, a @? '$.a'",
 }
 """Each syntax feature the grammar offers, with the SQL that must round-trip for it to be on."""
 
@@ -282,6 +360,15 @@ READ_FEATURES: frozenset[str] = frozenset(
         "nulls_first_asc",
         "nulls_last_asc",
         "nulls_first_desc",
+        "minus",
+        "sounds_like",
+        "substring_for",
+        "and_symbol",
+        "or_symbol",
+        "distinctrow",
+        "interval_read",
+        "unique_select",
+        "caret_neq",
     }
 )
 """Features whose probe need not come back in the same spelling, only as the same tree:
@@ -304,6 +391,30 @@ DIALECT_SPECIFIC: frozenset[str] = frozenset(
         "overlay_from",
         "xmlelement",
         "xmlattributes",
+        "lambda",
+        "alias_columns",
+        "type_collate",
+        "assign_variable",
+        "straight_join",
+        "interval_column",
+        "rows_from",
+        "cte_materialized",
+        "overlaps",
+        "current_schema",
+        "substring_for",
+        "any_array",
+        "join_lateral_function",
+        "table_variable",
+        "datepart",
+        "at_time_zone",
+        "systimestamp",
+        "chr_using",
+        "and_symbol",
+        "or_symbol",
+        "distinctrow",
+        "interval_read",
+        "unique_select",
+        "date_add_interval",
     }
 )
 """Features sqlglot's base parser reads (and writes back) in *every* dialect, so a round trip

@@ -17,7 +17,10 @@ class QueryRules(WarehouseRules):
         with_clause: Expr = empty()
         if not self.options.schema or self.options.ctes_in_schema:
             recursive = opt(self.keyword("RECURSIVE")) if self.has("recursive") else empty()
-            cte_body: Expr = seq(self.keyword("AS"), self.parens(self.ref("query")))
+            materialized: Expr = empty()
+            if self.has("cte_materialized"):  # PostgreSQL: AS [NOT] MATERIALIZED (...)
+                materialized = opt(seq(opt(self.keyword("NOT")), self.keyword("MATERIALIZED")))
+            cte_body: Expr = seq(self.keyword("AS"), materialized, self.parens(self.ref("query")))
             if self.has("cte_columns"):
                 columns = self.parens(self.separated(self.ref("ident")))
                 if self.has("cte_unaliased"):
@@ -40,6 +43,7 @@ class QueryRules(WarehouseRules):
             ("except", ("EXCEPT",)),
             ("except_distinct", ("EXCEPT", "DISTINCT")),
             ("except_all", ("EXCEPT", "ALL")),
+            ("minus", ("MINUS",)),
         ):
             if self.has(feature):
                 set_ops.append(self.keyword(*words))
@@ -123,9 +127,24 @@ class QueryRules(WarehouseRules):
         kw, ref = self.keyword, self.ref
         top: Expr = empty()
         if self.tables.top and self.has("top"):
-            top = opt(seq(kw("TOP"), alt(Ref("INTEGER"), self.parens(Ref("INTEGER")))))
+            counts: list[Expr] = [Ref("INTEGER"), self.parens(Ref("INTEGER"))]
+            if self.has("top_expr"):  # TOP (a + 1), TOP (SELECT 1)
+                counts.append(self.parens(ref("expr")))
+            if self.has("top_subquery"):
+                counts.append(self.parens(ref("query")))
+            count = alt(*counts)
+            if self.has("top_percent"):
+                count = seq(count, opt(kw("PERCENT")))
+            if self.has("top_ties"):
+                count = seq(count, opt(kw("WITH", "TIES")))
+            top = opt(seq(kw("TOP"), count))
         value_item = self.rule(
-            "value_item", alt(seq(ref("expr"), opt(ref("alias"))), *self.prefix_aliases())
+            "value_item",
+            alt(
+                seq(ref("expr"), opt(ref("alias"))),
+                *self.select_values(),
+                *self.prefix_aliases(),
+            ),
         )
         mods = self.star_modifiers()
         qualified = seq(ref("ident"), self.punct("."), self.punct("*"))
@@ -138,7 +157,10 @@ class QueryRules(WarehouseRules):
                 value_item,
             ),
         )
-        self.rule("alias", alt(seq(kw("AS"), ref("as_name")), ref("column_alias")))
+        self.rule(
+            "alias",
+            alt(seq(kw("AS"), ref("as_name")), ref("column_alias"), *self.alias_forms()),
+        )
         # ``*`` needs a FROM: ``SELECT * EXCEPT ...`` is a column exclusion in some dialects.
         items_from = seq(self.separated(item), kw("FROM"), ref("from_items"), *self.prewhere())
         where = seq(kw("WHERE"), ref("condition"))
@@ -170,7 +192,13 @@ class QueryRules(WarehouseRules):
         distinct: Expr = kw("DISTINCT")
         if self.has("distinct_on"):
             distinct = seq(distinct, opt(seq(kw("ON"), self.parens(self.separated(ref("expr"))))))
-        forms = [seq(kw("SELECT"), opt(distinct), top, *self.select_as(), *clauses)]
+        for feature, word in (("distinctrow", "DISTINCTROW"), ("unique_select", "UNIQUE")):
+            if self.has(feature):  # MySQL's DISTINCTROW, Oracle's UNIQUE: written DISTINCT
+                distinct = alt(distinct, kw(word))
+        head: list[Expr] = [kw("SELECT"), opt(distinct)]
+        if self.tables.operation_modifiers:  # MySQL: SELECT HIGH_PRIORITY SQL_NO_CACHE ...
+            head.append(star(alt(*(kw(w) for w in self.tables.operation_modifiers))))
+        forms = [seq(*head, top, *self.select_as(), *clauses)]
         self.rule("select_core", alt(*forms))
         if self.has("cte_columns") and not self.has("cte_unaliased"):
             # Where sqlglot names a CTE's unnamed columns when it writes the query back
@@ -263,6 +291,7 @@ class QueryRules(WarehouseRules):
         derived = seq(self.parens(ref("query")), derived_alias, *self.sample_suffix())
         named: list[Expr] = [seq(opt(table_alias), self.table_hints())]
         named += self.table_samples()
+        named += self.vendor_samples(table_alias)
         pivots = self.pivots()
         if pivots and self.has("pivot_chain"):
             pivots = [Repeat(alt(*pivots), 1)]  # PIVOT(...) PIVOT(...)
@@ -278,6 +307,9 @@ class QueryRules(WarehouseRules):
         table = seq(ref("table_name"), alt(*table_forms))
         primaries: list[Expr] = [table, derived]
         primaries += self.table_functions(name_alias, columns)
+        if pivots and self.has("derived_pivot"):
+            primaries.append(seq(self.parens(ref("query")), alt(*pivots)))  # (SELECT ...) PIVOT
+        primaries += self.vendor_tables(name_alias, columns)
         primaries += self.warehouse_primaries(name_alias, table_alias)
         if self.has("paren_table") and self.has("paren_table_bare"):
             # (t1 JOIN t2 ON ...) AS s: a named table or another such group first (Spark
@@ -327,6 +359,7 @@ class QueryRules(WarehouseRules):
             arrays = self.separated(seq(ref("expr"), opt(seq(kw("AS"), ref("ident")))))
             side = opt(kw("LEFT")) if self.has("left_array_join") else empty()
             joins.append(seq(side, kw("ARRAY"), kw("JOIN"), arrays))
+        joins += self.vendor_joins(primary, condition)
         join = self.rule("join", alt(*joins))
         self.rule("table_item", seq(primary, star(join)))
         later: Expr = ref("table_item")
@@ -527,6 +560,10 @@ class QueryRules(WarehouseRules):
             forms.append(seq(kw("LATERAL"), self.parens(ref("query")), derived_alias))
         if self.has("lateral_function") and "call" in self.rules_wanted():
             forms.append(seq(kw("LATERAL"), ref("table_call"), opt(name_alias)))
+            if self.has("lateral_ordinality"):
+                columns = opt(self.parens(self.separated(ref("ident"))))
+                ordinality = seq(kw("WITH", "ORDINALITY"), opt(seq(name_alias, columns)))
+                forms.append(seq(kw("LATERAL"), ref("table_call"), ordinality))
         return alt(*forms) if forms else None
 
     def rules_wanted(self) -> set[str]:
@@ -587,7 +624,10 @@ class QueryRules(WarehouseRules):
         ):
             if self.has(feature):
                 size = seq(number, kw(unit)) if unit else number
-                out.append(seq(kw(*words), self.parens(size)))
+                sample = seq(kw(*words), self.parens(size))
+                if len(words) == 2 and self.has("tablesample_repeatable"):
+                    sample = seq(sample, opt(seq(kw("REPEATABLE"), self.parens(Ref("INTEGER")))))
+                out.append(sample)
         if self.has("tablesample_bucket"):
             bucket = seq(kw("BUCKET"), Ref("INTEGER"), kw("OUT", "OF"), Ref("INTEGER"))
             if self.has("tablesample_bucket_on"):
@@ -602,8 +642,11 @@ class QueryRules(WarehouseRules):
         alias = opt(seq(kw("AS"), ref("ident")))
         if self.has("pivot") and "call" in self.rules_wanted():
             value = seq(ref("expr"), opt(seq(kw("AS"), ref("ident"))))
+            aggregation: Expr = ref("call")
+            if self.has("pivot_any_value"):  # Spark: PIVOT(SUM(a) AS s, 'x' AS y FOR ...)
+                aggregation = alt(aggregation, ref("expr"))
             body = seq(
-                self.separated(seq(ref("call"), opt(seq(kw("AS"), ref("ident"))))),
+                self.separated(seq(aggregation, opt(seq(kw("AS"), ref("ident"))))),
                 kw("FOR"),
                 ref("column_ref"),
                 kw("IN"),
@@ -618,7 +661,7 @@ class QueryRules(WarehouseRules):
                 kw("FOR"),
                 ref("ident"),
                 kw("IN"),
-                self.parens(self.separated(ref("column_ref"))),
+                self.parens(self.separated(self.unpivot_column())),
             )
             out.append(
                 seq(

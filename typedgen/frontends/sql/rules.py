@@ -61,6 +61,10 @@ PUNCT = {
     "{": "LBRACE",
     "}": "RBRACE",
     ":": "COLON",
+    ":=": "COLON_EQ",
+    "(+)": "OUTER_MARK",
+    "@?": "AT_QMARK",
+    "^=": "CARET_EQ",
     "=>": "FARROW",
     "?": "QMARK",
     "#>": "HASH_ARROW",
@@ -157,6 +161,7 @@ class RuleBuilder:
         self.over_clause: Expr = empty()
         self.within_group: Expr = empty()
         self.nulls_inside: Expr = empty()
+        self.keep_tail: Expr = empty()
         self.named_scalar: list[Expr] = []
         self.named_table: list[Expr] = []
 
@@ -205,3 +210,33 @@ class RuleBuilder:
 
     def window(self) -> None:
         raise NotImplementedError  # pragma: no cover - CallRules
+
+    def select_values(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - VendorRules
+
+    def alias_forms(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - VendorRules
+
+    def vendor_tables(self, name_alias: Expr, columns: Expr) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - VendorRules
+
+    def vendor_conditions(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - VendorRules
+
+    def vendor_predicates(self) -> list[tuple[str, Expr]]:
+        raise NotImplementedError  # pragma: no cover - VendorRules
+
+    def vendor_primaries(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - VendorRules
+
+    def vendor_joins(self, primary: Expr, condition: Expr) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - VendorRules
+
+    def keep_clause(self) -> Expr:
+        raise NotImplementedError  # pragma: no cover - VendorRules
+
+    def vendor_samples(self, table_alias: Expr) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - VendorRules
+
+    def unpivot_column(self) -> Expr:
+        raise NotImplementedError  # pragma: no cover - VendorRules

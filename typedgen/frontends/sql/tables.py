@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from typedgen.frontends.sql.arguments import LAST_ARGUMENTS, probe_last_arguments
 from typedgen.frontends.sql.named import NamedCall, probe_named_calls
 from typedgen.frontends.sql.probes import FEATURE_PROBES, READ_FEATURES
 from typedgen.frontends.sql.warehouse_probes import WarehouseTables, read_warehouse_tables
@@ -116,6 +117,11 @@ class Function:
     aliased_args: bool = False
     """Whether each argument may be named with ``AS`` (``STRUCT(1 AS a, x AS b)``: sqlglot's
     ``FUNCTIONS_WITH_ALIASED_ARGS``), as probed."""
+    last_args: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    """Special forms of the last argument, each with the argument counts it round-trips at,
+    probed where the dialect has the form (:mod:`.arguments`): ``lambda``, Spark's
+    ``TRANSFORM(a, x -> x + 1)`` or ``(x, i) -> x + i`` (two or more arguments); ``variadic``,
+    PostgreSQL's ``JSON_EXTRACT_PATH(a, VARIADIC b)``."""
 
 
 @dataclass(frozen=True)
@@ -198,6 +204,12 @@ class DialectTables:
     named_calls: tuple[NamedCall, ...] = ()
     """Functions that take named arguments (``FLATTEN(INPUT => x)``), as probed
     (:mod:`typedgen.frontends.sql.named`)."""
+    interval_units_read: tuple[str, ...] = ()
+    """Units ``INTERVAL '1' unit`` reads back to the same tree with, in any spelling
+    (PostgreSQL writes ``INTERVAL '1 HOUR'``)."""
+    operation_modifiers: tuple[str, ...] = ()
+    """Words after ``SELECT [DISTINCT]`` that round-trip (sqlglot's ``OPERATION_MODIFIERS``:
+    MySQL's ``HIGH_PRIORITY``, ``SQL_CALC_FOUND_ROWS``...)."""
     range_words: frozenset[str] = frozenset()
     """Words and symbols that start a range predicate for sqlglot's parser (its
     ``RANGE_PARSERS``: ``IN``, ``LIKE``, ``IS``...): after a negated range, sqlglot
@@ -394,6 +406,9 @@ def _probe_arity(name: str, dialect: Any) -> Arity | None:
         # Takes 4, 5 and 8 arguments: a variadic function (COALESCE, CONCAT, GREATEST...).
         rest = last - 1
         counts = [c for c in counts if c < rest]
+    elif last in counts:
+        # Five but not eight: six and seven too (Spark's MAKE_INTERVAL takes up to seven).
+        counts += [k for k in (6, 7) if takes(k)]
     return Arity(tuple(counts), rest)
 
 
@@ -466,7 +481,9 @@ def _string_forms(tok: Any, dialect: Any) -> tuple[tuple[str, str, str], ...]:
                     if _round_trips(f"SELECT {opener}CC", dialect, exact=False):
                         out.append(("hex_number", opener, ""))
                     continue
-                if not (len(closer) == 1 and opener.endswith(closer) and opener[:-1].isalpha()):
+                # (U&'...': PostgreSQL's and Trino's Unicode escapes)
+                prefix = opener[:-1].removesuffix("&")
+                if not (len(closer) == 1 and opener.endswith(closer) and prefix.isalpha()):
                     continue
                 if _round_trips(f"SELECT {opener}{body}{closer}", dialect, exact=False):
                     out.append((kind, opener, closer))
@@ -549,7 +566,7 @@ def _comments(entries: Any) -> tuple[str, ...]:
 def _module_text() -> bytes:
     here = Path(__file__)
     # The probes asked: their modules are part of the key.
-    names = (here.name, "probes.py", "named.py", "warehouse_probes.py")
+    names = (here.name, "probes.py", "named.py", "arguments.py", "warehouse_probes.py")
     return b"".join(here.with_name(n).read_bytes() for n in names)
 
 
@@ -672,6 +689,18 @@ def _read_tables(name: str) -> DialectTables:
             for name, sql in FEATURE_PROBES.items()
             if _round_trips(sql, dialect, exact=name not in READ_FEATURES)
         )
+        if features & set(LAST_ARGUMENTS):
+
+            def reads_back(sql: str) -> bool:
+                return _round_trips(sql, dialect, exact=False)
+
+            functions = [
+                dataclasses.replace(
+                    f,
+                    last_args=probe_last_arguments(f.name, f.arity.counts, features, reads_back),
+                )
+                for f in functions
+            ]
         nulls = {name for name in features if name.startswith("nulls_")}
         if not any(_round_trips(FEATURE_PROBES[name], dialect) for name in sorted(nulls)):
             features -= nulls
@@ -688,6 +717,15 @@ def _read_tables(name: str) -> DialectTables:
         )
         interval_units = tuple(
             u for u in _DATE_PARTS if _round_trips(f"SELECT INTERVAL '1' {u}", dialect)
+        )
+        interval_units_read = tuple(
+            u for u in _DATE_PARTS if _round_trips(f"SELECT INTERVAL '1' {u}", dialect, exact=False)
+        )
+        modifiers = getattr(par, "OPERATION_MODIFIERS", ()) or ()
+        operation_modifiers = tuple(
+            w
+            for w in sorted(modifiers)
+            if set(w) <= _WORD_CHARS and _round_trips(f"SELECT {w} a FROM t", dialect)
         )
         format_types = frozenset(
             word
@@ -779,6 +817,8 @@ def _read_tables(name: str) -> DialectTables:
         features=features,
         extract_units=extract_units,
         interval_units=interval_units,
+        interval_units_read=interval_units_read,
+        operation_modifiers=operation_modifiers,
         format_types=format_types,
         historical_kinds=historical_kinds,
         for_xml_options=for_options[0],

@@ -179,6 +179,8 @@ class TerminalRules(RuleBuilder):
             *(CharClass.of(c.upper() + c.lower()) if c.isalpha() else Lit.text(c) for c in opener)
         )
         plain = CharClass.of(closer + _CONTROLS + "\\", negated=True)
+        backslash = "\\" if self.tables.backslash_escapes else ""
+        unicode_plain = CharClass.of(closer + _CONTROLS + backslash, negated=True)
         bodies: dict[str, Expr] = {
             "hex": star(CharClass.of("0123456789abcdefABCDEF")),
             "bit": star(CharClass.of("01")),
@@ -190,7 +192,9 @@ class TerminalRules(RuleBuilder):
                 )
             ),
             "raw": star(plain),
-            "unicode": star(alt(plain, Lit.text(closer * 2))),
+            # U&'\FE01': a backslash starts a Unicode escape, and ends nothing, unless the
+            # dialect's strings take backslash escapes (Redshift)
+            "unicode": star(alt(unicode_plain, Lit.text(closer * 2))),
             "national": self.string_body(closer),
             "dollar": _dollar_body(),
             "hex_number": Repeat(CharClass.of("0123456789abcdefABCDEF"), 1),

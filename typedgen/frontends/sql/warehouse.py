@@ -404,8 +404,6 @@ class WarehouseRules(RuleBuilder):
     def interval_amounts(self) -> list[Expr]:
         """``INTERVAL t.days DAY``, ``INTERVAL (x + 1) DAY``, ``INTERVAL 1 DAY``."""
         out: list[Expr] = []
-        if self.has("interval_column"):
-            out.append(self.ref("column_ref"))
         if self.has("interval_paren"):
             out.append(self.parens(self.ref("expr")))
         if self.has("interval_number_read") and not self.has("interval_number"):

@@ -46,9 +46,9 @@ WAREHOUSE_PROBES: dict[str, str] = {
     "values_rows": "SELECT * FROM VALUES ((1, 1), (2, 1))",
     "using_bare": "SELECT * FROM a JOIN b USING x, y",
     "query_parameter": "SELECT a FROM t WHERE x = {p: String} AND y = {q: Array(UInt8)}",
-    # Intervals of a value other than a string: a column, a parenthesised expression, a
-    # number (which sqlglot writes back quoted: INTERVAL '1' DAY, the same tree).
-    "interval_column": "SELECT INTERVAL t.days DAY",
+    # Intervals of a value other than a string: a parenthesised expression, a number (which
+    # sqlglot writes back quoted: INTERVAL '1' DAY, the same tree); of a column, the probe
+    # interval_column (probes.py).
     "interval_paren": "SELECT INTERVAL (x + 1) DAY",
     "interval_number_read": "SELECT INTERVAL 1 DAY",
     # Types of types (MAP(VARCHAR, INT), Nullable(DateTime)): sqlglot's base parser reads
