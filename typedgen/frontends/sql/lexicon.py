@@ -230,6 +230,8 @@ class Lexicon:
         as_name, member, table_name = (False, False, False)
         if self.keyword_names:
             as_name, member, table_name = t.name_roles.get(word, (False, False, False))
+        elif entry.table:  # a schema table named by a keyword (Spider's `list`): probed as one
+            table_name = t.name_roles.get(word, (False, False, False))[2]
         if " " in word:  # a phrase (DOUBLE PRECISION) names nothing
             ident = table_alias = column_alias = as_name = member = table_name = False
         return Role(
@@ -328,8 +330,8 @@ class Lexicon:
                 (role.ident or role.as_name, "as_name"),
                 (role.ident or role.member, "member_name"),
                 (role.ident or role.table_name, "table_word"),
-                # Unquoted, a schema name must also be usable as a name.
-                (role.table and role.ident, "schema_table"),
+                # Unquoted, a schema name must also be usable as a name (a table: in FROM).
+                (role.table and (role.ident or role.table_name), "schema_table"),
                 (role.column and role.ident, "schema_column"),
             ):
                 if flag:
