@@ -57,9 +57,11 @@ class _Builder(QueryRules, CallRules, ExpressionRules, StatementRules, TerminalR
         self.rule("statement", seq(alt(*statements), end))
         self.expressions()
         self.names()
+        self.warehouse_words()
         word_rules, reserved_words, classes, by_role = self.lex.build()
+        warehouse_terminals_ = self.warehouse_terminals(classes)
         self.role_rules(classes, by_role)
-        terminals = [*word_rules, *self.fixed_terminals()]
+        terminals = [*word_rules, *warehouse_terminals_, *self.fixed_terminals()]
         reserved = [*reserved_words, *self.reserved_terminals()]
         ignore = ("WS", "COMMENT") if any(t.name == "COMMENT" for t in terminals) else ("WS",)
         names = ["statement", *ignore, *(r.name for r in reserved)]

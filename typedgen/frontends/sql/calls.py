@@ -11,8 +11,9 @@ import itertools
 from collections.abc import Iterable, Sequence
 
 from typedgen.frontends.sql.lexicon import Role
-from typedgen.frontends.sql.rules import RuleBuilder, alt, empty, opt, seq, star
+from typedgen.frontends.sql.rules import alt, empty, opt, seq, star
 from typedgen.frontends.sql.tables import Arity, Function
+from typedgen.frontends.sql.warehouse import WarehouseRules
 from typedgen.ir.nodes import Expr, Ref, Repeat
 
 __all__ = ["CallRules", "is_word"]
@@ -38,7 +39,7 @@ def is_word(name: str) -> bool:
     )
 
 
-class CallRules(RuleBuilder):
+class CallRules(WarehouseRules):
     """Calls, windows, types and the role classes of words."""
 
     def callable_functions(self) -> tuple[Function, ...]:
@@ -255,6 +256,7 @@ class CallRules(RuleBuilder):
             tails.append(seq(core, within, over))
         plain += self.named_scalar
         tails += self.named_scalar
+        tails += self.warehouse_calls()
         if tails:
             self.rule("call", alt(*tails))
             self.rule("function_call", alt(*plain) if plain else tails[0])
@@ -322,6 +324,7 @@ class CallRules(RuleBuilder):
             data_types.append(seq(names, alt(*suffixes)))
             if formats:
                 format_types.append(data_types[-1])
+        data_types += self.warehouse_types()
         if data_types:
             self.rule("data_type", alt(*data_types))
         if format_types:
@@ -339,6 +342,8 @@ class CallRules(RuleBuilder):
         argument, or of the counts in ``many``; ``ORDER BY`` last after the counts in
         ``ordered``; each argument optionally ``AS name`` where ``aliased``)."""
         expr: Expr = self.ref("expr")
+        if self.lambdas():
+            expr = alt(expr, *self.lambdas())
         if aliased:
             expr = seq(expr, opt(seq(self.keyword("AS"), self.ref("as_name"))))
         first = seq(self.distinct, expr) if aggregate else None

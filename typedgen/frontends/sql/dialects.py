@@ -21,6 +21,13 @@ from typing import ClassVar
 from typedgen.errors import UnsupportedFeatureError
 from typedgen.frontends.sql.probes import DIALECT_SPECIFIC
 from typedgen.frontends.sql.tables import DialectTables, dialect_tables
+from typedgen.frontends.sql.warehouse_probes import (
+    BIGQUERY_NATIVE,
+    CLICKHOUSE_NATIVE,
+    DUCKDB_NATIVE,
+    SNOWFLAKE_NATIVE,
+    TRINO_NATIVE,
+)
 from typedgen.ir.origin import Origin
 
 __all__ = ["DIALECTS", "REFUSED", "SqlDialect", "dialect_class"]
@@ -137,7 +144,6 @@ for _name in (
     "spark2",
     "starrocks",
     "tableau",
-    "trino",
 ):
     _define(_name)
 # T-SQL's table variables (FROM @v, with placeholders) and DATEPART(day, x), AT TIME ZONE:
@@ -163,15 +169,25 @@ for _name in ("materialize", "risingwave", "redshift"):
     _define(_name, include_features=_PG_LIKE)
 # DuckDB's FROM-first queries (FROM t SELECT a) are left out: sqlglot writes them SELECT-first,
 # and some (with a NATURAL RIGHT JOIN and quoted names) come back as another tree.
-_define("duckdb", include_features=_PG_LIKE | {"historical_at", "historical_after_alias"})
+# DuckDB's writer parenthesises a shift under any binary operator (a = b >> c comes back as
+# a = (b >> c), a LIKE (b >> c): another tree; a random walk found it), so no shifts there.
+_define(
+    "duckdb",
+    include_features=_PG_LIKE | {"historical_at", "historical_after_alias"} | DUCKDB_NATIVE,
+    exclude_features=frozenset({"shift"}),
+)
 # Snowflake's time travel, AT (TIMESTAMP => x) / BEFORE (...), which sqlglot's base parser
 # reads everywhere (see probes.DIALECT_SPECIFIC); DuckDB's after the alias too.
 # Hierarchical queries (START WITH ... CONNECT BY PRIOR ...): Oracle and Snowflake.
 _define(
     "snowflake",
-    include_features=_CONNECT_BY | {"cast_operator", "historical_at", "historical_before"},
+    include_features=_CONNECT_BY
+    | {"cast_operator", "historical_at", "historical_before"}
+    | SNOWFLAKE_NATIVE,
 )
-_define("bigquery", include_features=_TYPED_LITERALS | {"cast_format"})
+_define("bigquery", include_features=_TYPED_LITERALS | {"cast_format"} | BIGQUERY_NATIVE)
+# Trino and the other warehouses: their own constructs (warehouse_probes).
+_define("trino", include_features=TRINO_NATIVE)
 _define(
     "oracle",
     include_features=_TYPED_LITERALS
@@ -186,7 +202,7 @@ _SPARK = frozenset({"lambda", "alias_columns", "type_collate"})
 for _name in ("spark", "databricks"):
     _define(_name, include_features=_SPARK)
 _define("teradata", include_features=frozenset({"cast_format"}))
-_define("clickhouse", include_features=frozenset({"limit_by"}))
+_define("clickhouse", include_features=frozenset({"limit_by"}) | CLICKHOUSE_NATIVE)
 # MySQL's a REGEXP 'x' comes back as REGEXP_LIKE(a, 'x').
 _define(
     "mysql",

@@ -7,13 +7,14 @@ describes is the tree sqlglot builds.
 
 from __future__ import annotations
 
-from typedgen.frontends.sql.rules import RuleBuilder, alt, empty, opt, seq, star
+from typedgen.frontends.sql.rules import alt, empty, opt, seq, star
+from typedgen.frontends.sql.warehouse import WarehouseRules
 from typedgen.ir.nodes import Expr, Ref, Repeat
 
 __all__ = ["ExpressionRules"]
 
 
-class ExpressionRules(RuleBuilder):
+class ExpressionRules(WarehouseRules):
     """Conditions, operators, primaries and literals."""
 
     def expressions(self) -> None:
@@ -114,6 +115,7 @@ class ExpressionRules(RuleBuilder):
             like_ops.append(("SIMILAR TO", self.phrase("SIMILAR", "TO")))
         escape = opt(seq(kw("ESCAPE"), Ref("STRING"))) if self.has("like_escape") else empty()
         in_list = self.parens(alt(ref("query"), self.separated(ref("expr"))))
+        in_list = alt(in_list, *self.warehouse_in_lists())
         tests: list[Expr] = [kw("NULL")]
         if self.has("is_true"):
             tests += [kw("TRUE"), kw("FALSE")]
@@ -144,6 +146,7 @@ class ExpressionRules(RuleBuilder):
                 extra.append((word, kw(word)))
         if self.has("not_null_op"):
             extra.append(("NOT", kw("NOT", "NULL")))
+        extra += self.warehouse_predicates(in_list)
         symbols = [("contains_ops", "@>"), ("contains_ops", "<@"), ("overlap_op", "&&")]
         for feature, sym in symbols:
             if self.has(feature):
@@ -286,11 +289,12 @@ class ExpressionRules(RuleBuilder):
             interval_units = self.tables.interval_units_read
         if (self.has("interval") or self.has("interval_read")) and interval_units:
             units = alt(*(kw(u) for u in interval_units))
-            amount = [Ref("STRING")]
+            amount: list[Expr] = [Ref("STRING")]
             if self.has("interval_number"):
                 amount.append(Ref("INTEGER"))
             if self.has("interval_column"):
                 amount.append(ref("column_ref"))  # MySQL's DATE_ADD(a, INTERVAL n DAY)
+            amount += self.interval_amounts()
             primaries.append(seq(kw("INTERVAL"), alt(*amount), units))
         if self.has("interval_bare"):
             primaries.append(seq(kw("INTERVAL"), Ref("STRING")))
@@ -298,6 +302,7 @@ class ExpressionRules(RuleBuilder):
         primaries += self.special_calls()
         primaries += self.vendor_primaries()
         primaries += self.placeholders()
+        primaries += self.query_parameters()
         # Functions written without parentheses, where they round-trip (sqlglot's
         # NO_PAREN_FUNCTIONS: 'WHERE placed > CURRENT_DATE').
         niladic = ("current_date", "current_time", "current_timestamp", "current_user")
@@ -316,6 +321,7 @@ class ExpressionRules(RuleBuilder):
             if uescape:
                 string = seq(string, opt(seq(kw("UESCAPE"), Ref("STRING"))))
             literals.append(string)
+        literals += self.typed_literals()
         self.rule("literal", alt(*literals))
         self.calls()
         self.window()
@@ -335,7 +341,7 @@ class ExpressionRules(RuleBuilder):
         if self.has("struct_literal"):
             member = seq(Ref("STRING"), punct(":"), ref("expr"))
             out.append(seq(punct("{"), self.separated(member), punct("}")))
-        return out
+        return out + self.warehouse_collections()
 
     def special_calls(self) -> list[Expr]:
         """Functions with syntax of their own: ``TRIM(BOTH x FROM y)``,
@@ -414,4 +420,4 @@ class ExpressionRules(RuleBuilder):
             # ":" and the name are two tokens for sqlglot, and the name must be no keyword
             # (Snowflake reads SELECT :And as a path): ":" then a plain identifier.
             out.append(seq(self.punct(":"), Ref("IDENT")))
-        return out
+        return out + self.warehouse_placeholders()

@@ -4,6 +4,12 @@ dialect for the feature to be on there."""
 
 from __future__ import annotations
 
+from typedgen.frontends.sql.warehouse_probes import (
+    WAREHOUSE_PROBES,
+    WAREHOUSE_READ,
+    WAREHOUSE_SPECIFIC,
+)
+
 __all__ = ["DIALECT_SPECIFIC", "FEATURE_PROBES", "READ_FEATURES"]
 
 FEATURE_PROBES: dict[str, str] = {
@@ -417,3 +423,8 @@ cannot tell where they are native: Snowflake's ``AT (TIMESTAMP => x)`` and Click
 class names them in ``include_features`` (see :mod:`.dialects`); where one does, its probe
 must still round-trip there. ``cast_format`` has no probe of its own: it is on where some type
 takes ``FORMAT`` (``DialectTables.format_types``)."""
+
+# Round 5: one warehouse's constructs (DuckDB, BigQuery, Snowflake, ClickHouse, Trino).
+FEATURE_PROBES.update(WAREHOUSE_PROBES)
+READ_FEATURES = READ_FEATURES | WAREHOUSE_READ
+DIALECT_SPECIFIC = DIALECT_SPECIFIC | WAREHOUSE_SPECIFIC

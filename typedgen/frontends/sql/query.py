@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typedgen.frontends.sql.rules import RuleBuilder, alt, empty, opt, seq, star
+from typedgen.frontends.sql.rules import alt, empty, opt, seq, star
+from typedgen.frontends.sql.warehouse import WarehouseRules
 from typedgen.ir.nodes import Expr, Ref, Repeat
 
 __all__ = ["QueryRules"]
 
 
-class QueryRules(RuleBuilder):
+class QueryRules(WarehouseRules):
     """The rules of a query, from ``WITH`` to the limit."""
 
     def query(self) -> Ref:
@@ -29,7 +30,7 @@ class QueryRules(RuleBuilder):
                     # back (SELECT a AS a), so a CTE names them: a column list, or AS names.
                     named = seq(self.keyword("AS"), self.parens(self.ref("cte_select")))
                     cte_body = alt(seq(columns, cte_body), named)
-            cte = self.rule("cte", seq(self.ref("ident"), cte_body))
+            cte = self.rule("cte", alt(seq(self.ref("ident"), cte_body), *self.warehouse_ctes()))
             with_clause = opt(seq(self.keyword("WITH"), recursive, self.separated(cte)))
         set_ops = []
         for feature, words in (
@@ -46,6 +47,7 @@ class QueryRules(RuleBuilder):
         ):
             if self.has(feature):
                 set_ops.append(self.keyword(*words))
+        set_ops += self.warehouse_set_ops()
         operands: list[Expr] = [self.ref("select_core")]
         if self.has("paren_set_operand"):
             operands.append(self.parens(self.ref("query")))
@@ -97,6 +99,7 @@ class QueryRules(RuleBuilder):
                 forms.append(seq(self.keyword("LIMIT"), number, by))
             if self.has("offset_only"):
                 forms.append(seq(self.keyword("OFFSET"), count))
+            forms += self.warehouse_limits()
         if not (prefer_fetch or self.tables.limit_fetch == "ALL"):
             return forms
         suffix = "_ordered" if ordered else ""
@@ -136,7 +139,12 @@ class QueryRules(RuleBuilder):
                 count = seq(count, opt(kw("WITH", "TIES")))
             top = opt(seq(kw("TOP"), count))
         value_item = self.rule(
-            "value_item", alt(seq(ref("expr"), opt(ref("alias"))), *self.select_values())
+            "value_item",
+            alt(
+                seq(ref("expr"), opt(ref("alias"))),
+                *self.select_values(),
+                *self.prefix_aliases(),
+            ),
         )
         mods = self.star_modifiers()
         qualified = seq(ref("ident"), self.punct("."), self.punct("*"))
@@ -154,7 +162,7 @@ class QueryRules(RuleBuilder):
             alt(seq(kw("AS"), ref("as_name")), ref("column_alias"), *self.alias_forms()),
         )
         # ``*`` needs a FROM: ``SELECT * EXCEPT ...`` is a column exclusion in some dialects.
-        items_from = seq(self.separated(item), kw("FROM"), ref("from_items"))
+        items_from = seq(self.separated(item), kw("FROM"), ref("from_items"), *self.prewhere())
         where = seq(kw("WHERE"), ref("condition"))
         bare: list[Expr] = [self.separated(value_item)]
         if self.has("star_bare_union") and mods:
@@ -190,7 +198,7 @@ class QueryRules(RuleBuilder):
         head: list[Expr] = [kw("SELECT"), opt(distinct)]
         if self.tables.operation_modifiers:  # MySQL: SELECT HIGH_PRIORITY SQL_NO_CACHE ...
             head.append(star(alt(*(kw(w) for w in self.tables.operation_modifiers))))
-        forms = [seq(*head, top, *clauses)]
+        forms = [seq(*head, top, *self.select_as(), *clauses)]
         self.rule("select_core", alt(*forms))
         if self.has("cte_columns") and not self.has("cte_unaliased"):
             # Where sqlglot names a CTE's unnamed columns when it writes the query back
@@ -204,7 +212,9 @@ class QueryRules(RuleBuilder):
             ]
             self.rule("cte_select", seq(kw("SELECT"), opt(distinct), top, *named_clauses))
         self.from_clause()
-        order_item = self.rule("order_item", seq(ref("group_item"), self.direction()))
+        order_item = self.rule(
+            "order_item", seq(ref("group_item"), self.direction(), *self.order_fill())
+        )
         self.rule("order_by", seq(self.phrase("ORDER", "BY"), self.separated(order_item)))
         # Output-column aliases may be named in GROUP BY and ORDER BY; in schema-aware mode
         # they are not schema columns, so name them here.
@@ -252,12 +262,14 @@ class QueryRules(RuleBuilder):
         names = self.parens(self.separated(ref("column_ref")))
         out: list[Expr] = []
         for feature, word in (("star_except", "EXCEPT"), ("star_exclude", "EXCLUDE")):
-            if self.has(feature):
+            if self.has(feature) and self.has(feature + "_bare"):
+                out.append(seq(kw(word), alt(names, ref("column_ref"))))  # * EXCLUDE a
+            elif self.has(feature):
                 out.append(seq(kw(word), names))
         if self.has("star_replace"):
             replaced = seq(ref("expr"), kw("AS"), ref("ident"))
             out.append(seq(kw("REPLACE"), self.parens(self.separated(replaced))))
-        return out
+        return out + self.warehouse_star_modifiers()
 
     @staticmethod
     def modifiers_from(mods: list[Expr], first: int) -> Expr:
@@ -276,7 +288,7 @@ class QueryRules(RuleBuilder):
             derived_alias = seq(derived_alias, opt(columns))
         if self.has("derived_no_alias"):
             derived_alias = opt(derived_alias)
-        derived = seq(self.parens(ref("query")), derived_alias)
+        derived = seq(self.parens(ref("query")), derived_alias, *self.sample_suffix())
         named: list[Expr] = [seq(opt(table_alias), self.table_hints())]
         named += self.table_samples()
         named += self.vendor_samples(table_alias)
@@ -298,6 +310,7 @@ class QueryRules(RuleBuilder):
         if pivots and self.has("derived_pivot"):
             primaries.append(seq(self.parens(ref("query")), alt(*pivots)))  # (SELECT ...) PIVOT
         primaries += self.vendor_tables(name_alias, columns)
+        primaries += self.warehouse_primaries(name_alias, table_alias)
         if self.has("paren_table") and self.has("paren_table_bare"):
             # (t1 JOIN t2 ON ...) AS s: a named table or another such group first (Spark
             # writes a parenthesised UNNEST back as EXPLODE, T-SQL names a subquery's columns).
@@ -308,6 +321,8 @@ class QueryRules(RuleBuilder):
         condition = alt(seq(kw("ON"), ref("condition")))
         if self.has("using"):
             condition = alt(condition, seq(kw("USING"), self.parens(self.separated(ref("ident")))))
+            if self.has("using_bare"):  # ClickHouse: USING a, b
+                condition = alt(condition, seq(kw("USING"), self.separated(ref("ident"))))
         outer = opt(kw("OUTER"))
         sides = [seq(kw("LEFT"), outer)]
         if self.has("right_join"):
@@ -333,6 +348,7 @@ class QueryRules(RuleBuilder):
         ):
             if self.has(feature):
                 joins.append(seq(kw(*words), kw("JOIN"), primary, condition))
+        joins += self.warehouse_joins(primary, condition)
         if self.has("natural_join"):
             joins.append(seq(kw("NATURAL"), opt(alt(*sides)), kw("JOIN"), primary))
         for feature, word in (("cross_apply", "CROSS"), ("outer_apply", "OUTER")):
@@ -385,7 +401,8 @@ class QueryRules(RuleBuilder):
                 target = opt(seq(kw("FOR"), purposes))
             verbs = alt(kw("USE"), kw("IGNORE"), kw("FORCE"))
             out = seq(out, star(seq(verbs, kw("INDEX"), target, self.parens(names))))
-        return out
+        tail = self.warehouse_table_suffix()
+        return seq(out, *tail) if tail else out
 
     def historical(self) -> Expr | None:
         """Snowflake's time travel, ``AT (TIMESTAMP => x)`` / ``BEFORE (STATEMENT => 'id')``,
@@ -633,7 +650,7 @@ class QueryRules(RuleBuilder):
                 kw("FOR"),
                 ref("column_ref"),
                 kw("IN"),
-                self.parens(self.separated(value)),
+                alt(self.parens(self.separated(value)), *self.pivot_in_lists()),
             )
             out.append(
                 seq(kw("PIVOT"), self.parens(body), alias if self.has("pivot_alias") else empty())

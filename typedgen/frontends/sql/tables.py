@@ -31,6 +31,7 @@ from typing import Any
 from typedgen.frontends.sql.arguments import LAST_ARGUMENTS, probe_last_arguments
 from typedgen.frontends.sql.named import NamedCall, probe_named_calls
 from typedgen.frontends.sql.probes import FEATURE_PROBES, READ_FEATURES
+from typedgen.frontends.sql.warehouse_probes import WarehouseTables, read_warehouse_tables
 
 __all__ = [
     "FEATURE_PROBES",
@@ -213,6 +214,8 @@ class DialectTables:
     """Words and symbols that start a range predicate for sqlglot's parser (its
     ``RANGE_PARSERS``: ``IN``, ``LIKE``, ``IS``...): after a negated range, sqlglot
     parenthesises the negation only before one of these (or ``NOT``)."""
+    warehouse: WarehouseTables = dataclasses.field(default_factory=WarehouseTables)
+    """Entries of the tables of one warehouse's syntax (:mod:`.warehouse_probes`)."""
 
 
 def sqlglot_dialect(name: str) -> Any:
@@ -563,7 +566,7 @@ def _comments(entries: Any) -> tuple[str, ...]:
 def _module_text() -> bytes:
     here = Path(__file__)
     # The probes asked: their modules are part of the key.
-    names = (here.name, "probes.py", "named.py", "arguments.py")
+    names = (here.name, "probes.py", "named.py", "arguments.py", "warehouse_probes.py")
     return b"".join(here.with_name(n).read_bytes() for n in names)
 
 
@@ -759,6 +762,22 @@ def _read_tables(name: str) -> DialectTables:
             and _round_trips(f"SELECT * FROM t AT ({kind} => x)", dialect)
             and _round_trips(f"SELECT * FROM t AT ({kind} => 'x')", dialect)
         )
+        known = frozenset(
+            fname.upper()
+            for fname in (*par.FUNCTIONS, *par.FUNCTION_PARSERS)
+            if fname and set(fname.upper()) <= _WORD_CHARS and not fname[0].isdigit()
+        )
+        warehouse = read_warehouse_tables(
+            dialect,
+            features,
+            lambda sql, d: _round_trips(sql, d, exact=False),
+            known,
+            # Any keyword may make a type of types (ClickHouse's NULLABLE is no type token).
+            tuple(sorted(w for w in keywords if w.isalpha())),
+            types,
+            tuple(f.name for f in functions if f.aggregate and f.arity.allows(1)),
+            _round_trips,
+        )
     return DialectTables(
         name=name,
         string_quotes=tuple(
@@ -791,11 +810,7 @@ def _read_tables(name: str) -> DialectTables:
         types=types,
         functions=tuple(functions),
         string_forms=_string_forms(tok, dialect),
-        known_functions=frozenset(
-            fname.upper()
-            for fname in (*par.FUNCTIONS, *par.FUNCTION_PARSERS)
-            if fname and set(fname.upper()) <= _WORD_CHARS and not fname[0].isdigit()
-        ),
+        known_functions=known,
         limit_fetch=str(gen.LIMIT_FETCH),
         top=bool(getattr(gen, "LIMIT_IS_TOP", False)),
         normalization=dialect.NORMALIZATION_STRATEGY.name,
@@ -810,6 +825,7 @@ def _read_tables(name: str) -> DialectTables:
         for_json_options=for_options[1],
         for_named_options=for_options[2],
         named_calls=named_calls,
+        warehouse=warehouse,
         range_words=frozenset(
             text.upper()
             for text, token in {**tok.KEYWORDS, **tok.SINGLE_TOKENS}.items()

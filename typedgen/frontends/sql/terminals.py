@@ -9,7 +9,7 @@ refused.
 from __future__ import annotations
 
 from typedgen.frontends.sql.lexicon import basic_terminal
-from typedgen.frontends.sql.rules import PUNCT, RuleBuilder, alt, opt, seq, star
+from typedgen.frontends.sql.rules import PUNCT, RuleBuilder, alt, empty, opt, seq, star
 from typedgen.ir.grammar import Rule
 from typedgen.ir.nodes import CharClass, Expr, Intersect, Lit, Repeat
 
@@ -80,6 +80,7 @@ class TerminalRules(RuleBuilder):
         params = {
             "DOLLAR_PARAM": seq(Lit.text("$"), Repeat(_DIGIT, 1, 9)),
             "AT_PARAM": seq(Lit.text("@"), word),
+            "DOLLAR_NAME": seq(Lit.text("$"), word),
         }
         out.extend(self.terminal(name, params[name], 2) for name in sorted(self.params_used))
         out.append(self.terminal("WS", self.whitespace()))
@@ -128,6 +129,21 @@ class TerminalRules(RuleBuilder):
                 body = _line_comment_text(text)
                 if limit is not None:
                     body = Intersect((Repeat(text, 0, limit), body))
+                # A longer symbol wins over the comment opener: ClickHouse lexes "#>" and
+                # "#>>" (JSON paths) before a "#" comment, so "#> x" is no comment there.
+                longer = "".join(
+                    sorted(
+                        {
+                            s[len(opener)]
+                            for s in self.tables.symbols
+                            if s.startswith(opener) and len(s) > len(opener)
+                        }
+                    )
+                )
+                if longer:
+                    anything = star(CharClass.of("", negated=True))
+                    head_char = CharClass.of(longer, negated=True)
+                    body = Intersect((body, alt(empty(), seq(head_char, anything))))
                 head: Expr = Lit.text(opener)
                 if opener == "--" and self.tables.dash_comment_space:
                     head = seq(head, CharClass.of(" \t"))  # MySQL: "-- x", not "--x"
@@ -237,7 +253,9 @@ class TerminalRules(RuleBuilder):
         # Parameters glued to more word characters ($1a) are one token for sqlglot too, and so
         # is a word with a parameter glued to it (SELECT$1: sqlglot reads "$" on in a word).
         sigils = "".join(
-            c for c, t in (("$", "DOLLAR_PARAM"), ("@", "AT_PARAM")) if t in self.params_used
+            c
+            for c, t in (("$", "DOLLAR_PARAM"), ("$", "DOLLAR_NAME"), ("@", "AT_PARAM"))
+            if t in self.params_used
         )
         if sigils:
             word_char = alt(_WORDISH, _DIGIT)
