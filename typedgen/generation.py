@@ -494,6 +494,7 @@ class Generator:
         parser = PartialJSONParser() if self._json else None
         text = ""
         mark = self.scratchpad.answer_mark if self.scratchpad is not None else ""
+        end = self.scratchpad.answer_end if self.scratchpad is not None else None
         answer_from = None if mark else 0
         fed = 0
         if decoder.rows[0].tokens:  # continuing after a rewind: restart from the kept text
@@ -513,8 +514,10 @@ class Generator:
                     if answer_from is None and mark in text:
                         answer_from = text.index(mark) + len(mark)
                     if answer_from is not None:
-                        state = parser.feed(text[max(fed, answer_from) :])
-                        fed = len(text)
+                        stop = text.find(end, answer_from) if end else -1
+                        stop = len(text) if stop < 0 else stop
+                        state = parser.feed(text[max(fed, answer_from) : stop])
+                        fed = max(fed, stop)
                         if state is not None:
                             partial = self._partial_object(state.value)
                 yield StreamEvent(delta, text, attempt_no, partial)

@@ -85,6 +85,12 @@ class Scratchpad:
         """The text right before the answer."""
         return ANSWER_MARK if self.style == "line" else f"{FENCE}{self.tag or ''}\n"
 
+    @property
+    def answer_end(self) -> str | None:
+        """Text that, once seen after the answer's mark, ends the answer: the closing fence's
+        first two characters (a JSON answer never holds a raw newline before a backtick)."""
+        return FENCE_CLOSE[:2] if self.style == "fenced" else None
+
     def grammar(self, answer: Grammar) -> Grammar:
         """``answer``'s grammar behind this scratchpad."""
         return with_scratchpad(answer, self.max_chars, style=self.style, tag=self.tag or "")

@@ -195,6 +195,12 @@ def test_fenced_reasoning(tiny: LoadedModel) -> None:
     assert "a ```json code block" in told[0]["content"] + told[-1]["content"]
     quiet = generator._conversation("a color", replace(generator._settings, instructions=False))
     assert "code block" not in json.dumps(quiet)
+    # Streaming parses partial objects from the block on, up to its closing fence.
+    fenced_order = typedgen.Generator(Order, tiny, reasoning=typedgen.Scratchpad("fenced", 20))
+    events = list(fenced_order.stream("an order", max_tokens=120))
+    assert events[-1].done and isinstance(events[-1].value, Order)
+    partials = [e.partial for e in events[:-1] if e.partial is not None]
+    assert partials and isinstance(getattr(partials[-1], "color", None), Color)
     sql = typedgen.Generator(typedgen.Sql("sqlite"), tiny, reasoning="fenced")
     assert sql.scratchpad is not None and sql.scratchpad.answer_mark == "```sql\n"
 
