@@ -60,8 +60,8 @@ class Explanation:
 def _schema_of(output_type: object) -> tuple[Any, str | None, str, dict[str, Any]] | None:
     """(schema, validator, name, lowering options) as ``generate`` lowers ``output_type``."""
     kind = adapter_for(output_type).name
-    if kind == "json-schema":
-        return output_type, None, "JSON Schema", {"extra_keys": "declared"}
+    if kind == "json-schema":  # a plain schema generates as JsonSchema(schema)
+        output_type = JsonSchema(output_type)
     if isinstance(output_type, JsonSchema):
         options = {
             "spellings": output_type.spellings,
@@ -73,7 +73,7 @@ def _schema_of(output_type: object) -> tuple[Any, str | None, str, dict[str, Any
         return output_type.schema, None, "JSON Schema", options
     if kind == "pydantic":
         name = getattr(output_type, "__name__", None) or repr(output_type)
-        return pydantic_schema(output_type), "Pydantic", name, {}
+        return pydantic_schema(output_type), "Pydantic", name, {"spellings": "canonical"}
     return None
 
 
@@ -90,6 +90,5 @@ def explain(output_type: object) -> Explanation:
         whole = Verdict("#", "grammar", "grammar", f"{len(grammar)} rules, exactly")
         return Explanation(type(output_type).__name__, (whole,))
     schema, validator, name, options = found
-    options.setdefault("spellings", "canonical")
     lowered = lower_schema(schema, explain=True, validator=validator, source=name, **options)
     return Explanation(name, tuple(lowered.verdicts))

@@ -39,6 +39,17 @@ def round_trips(text: str, dialect: str) -> tuple[bool, str]:
         return False, f"{type(err).__name__}: {err}"
 
 
+def assert_construct(dialect: str, text: str, without: str | None, **options: Any) -> None:
+    """``text`` is accepted in ``dialect`` (with ``options``), sqlglot reads it back as the same
+    tree, and, where ``without`` names a dialect, it is refused there (same options)."""
+    sql = typedgen.Sql(dialect, **options)
+    assert sql_accepts(sql, text), (dialect, text)
+    ok, detail = round_trips(text, sql.dialect)
+    assert ok, detail
+    if without is not None:
+        assert not sql_accepts(typedgen.Sql(without, **options), text), (without, text)
+
+
 def spider_schema(table: dict[str, Any]) -> dict[str, dict[str, str]]:
     """A Spider ``tables.json`` entry as {table: {column: type}} (original spellings)."""
     columns: dict[str, dict[str, str]] = {name: {} for name in table["table_names_original"]}

@@ -12,7 +12,7 @@ import pytest
 
 import typedgen
 
-from ._sql import round_trips, sql_accepts
+from ._sql import assert_construct, round_trips, sql_accepts
 
 # (dialect that has it, text, a dialect that does not, or None)
 CONSTRUCTS = [
@@ -87,12 +87,7 @@ CONSTRUCTS = [
 
 @pytest.mark.parametrize(("dialect", "text", "without"), CONSTRUCTS)
 def test_construct(dialect: str, text: str, without: str | None) -> None:
-    sql = typedgen.Sql(dialect, functions="any")  # f(x): a user-defined function
-    assert sql_accepts(sql, text), (dialect, text)
-    ok, detail = round_trips(text, sql.dialect)
-    assert ok, detail
-    if without is not None:
-        assert not sql_accepts(typedgen.Sql(without, functions="any"), text), (without, text)
+    assert_construct(dialect, text, without, functions="any")  # f(x): a user-defined function
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ import typedgen
 from typedgen.frontends.sql import dialect_class
 from typedgen.frontends.sql.tables import dialect_tables
 
-from ._sql import round_trips, sql_accepts
+from ._sql import assert_construct, round_trips, sql_accepts
 
 CHECKING = {"comments": True, "whitespace": "check", "functions": "any", "placeholders": True}
 
@@ -113,13 +113,8 @@ CONSTRUCTS = [
 
 @pytest.mark.parametrize(("dialect", "text", "without"), CONSTRUCTS)
 def test_construct(dialect: str, text: str, without: str | None) -> None:
-    sql = typedgen.Sql(dialect)
-    assert sql_accepts(sql, text), (dialect, text)
-    ok, detail = round_trips(text, sql.dialect)
-    assert ok, detail
-    assert sql_accepts(typedgen.Sql(dialect, **CHECKING), text), (dialect, text)
-    if without is not None:
-        assert not sql_accepts(typedgen.Sql(without, **CHECKING), text), (without, text)
+    assert_construct(dialect, text, None)  # generation
+    assert_construct(dialect, text, without, **CHECKING)  # and checking, off in `without`
 
 
 PLACEHOLDERS = [
