@@ -373,8 +373,36 @@ class TerminalCompiler:
         d = self.defs[name]
         assert d.body is not None
         lazy, context = self.traits(name)
-        body = self._composed(d.body, d.origin) if lazy or context else self._structural(d.body)
-        return shortest_match(body) if lazy and self._lazy_decides(d.body) else body
+        if lazy and self._lazy_decides(d.body):
+            return self._lazy_body(d.body, d.origin)
+        return self._composed(d.body, d.origin) if lazy or context else self._structural(d.body)
+
+    def _lazy_body(self, body: Node, origin: Origin) -> Expr:
+        """A terminal whose end a lazy loop decides: its shortest matches, except for a trailing
+        run of greedy optional parts (lark.STRING's ``"i"?``). A lazy loop stops as soon as
+        the rest can match, and an optional rest always can, so the loop stops where the part
+        before it first matches; the optional parts then take what they can: ``""i`` is one
+        STRING. Taken as the shortest match of the whole, the ``i`` was never reached."""
+        tail: list[Expr] = []
+        while isinstance(body, Choice) and len(body.alts) == 1:
+            body = body.alts[0]
+        if isinstance(body, Sequence):
+            items = list(body.items)
+            while len(items) > 1 and self._greedy_optional(items[-1]):
+                tail.insert(0, self._composed(items.pop(), origin))
+            head = Sequence(tuple(items), body.origin)
+            if tail and self._lazy_decides(head):
+                return Seq((shortest_match(self._composed(head, origin)), *tail), origin=origin)
+        return shortest_match(self._composed(body, origin))
+
+    def _greedy_optional(self, node: Node) -> bool:
+        """Whether ``node`` is ``x?`` or ``x*`` over plain text (no lazy loop, no lookaround)."""
+        if not isinstance(node, Repetition) or node.min != 0:
+            return False
+        item = node.item
+        if isinstance(item, CharRange):
+            return True
+        return isinstance(item, Literal) and self._node_traits(item, ()) == (False, False)
 
     def literal_expr(self, node: Literal | CharRange) -> Expr:
         """The IR body of an anonymous terminal (a literal inside a rule)."""
