@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 import typedgen
 from typedgen.errors import GrammarError
+from typedgen.frontends.sql import SqlSchema, schema_from
 
 from ._sql import sql_accepts
 
@@ -66,3 +69,46 @@ def test_a_schema_table_named_by_a_keyword() -> None:
     assert not sql_accepts(sql, "SELECT list FROM list")
     ranged = typedgen.Sql("sqlite", schema="CREATE TABLE m (range TEXT, h INT)")
     assert not sql_accepts(ranged, "SELECT range FROM m")
+
+
+KEYED_DDL = """
+CREATE TABLE pair (x INT, y INT, PRIMARY KEY (x, y));
+CREATE TABLE item (id INT PRIMARY KEY, px INT, py INT, owner INT REFERENCES person,
+                   FOREIGN KEY (px, py) REFERENCES pair(x, y));
+CREATE TABLE person (pid INT PRIMARY KEY, boss INT REFERENCES person(pid));
+"""
+KEYS = {
+    "pair": (("x", "y"), ()),
+    "item": (("id",), ((("owner",), "person", ()), (("px", "py"), "pair", ("x", "y")))),
+    "person": (("pid",), ((("boss",), "person", ("pid",)),)),
+}
+
+
+def _keys(schema: SqlSchema) -> dict[str, object]:
+    return {
+        t: (schema.primary_keys.get(t, ()), tuple(sorted(schema.foreign_keys.get(t, ()))))
+        for t in schema.tables
+    }
+
+
+def test_keys_from_ddl_are_shown_and_read_back() -> None:
+    # The prompt's DDL (SqlSchema.describe) shows primary and foreign keys, which tell a model
+    # how tables join; sqlglot reads the description back to the same keys.
+    sql = typedgen.Sql("sqlite", schema=KEYED_DDL)
+    assert sql.schema is not None
+    assert _keys(sql.schema) == KEYS
+    text = sql.schema.describe("sqlite")
+    assert "owner INTEGER REFERENCES person," in text
+    assert "FOREIGN KEY (px, py) REFERENCES pair(x, y)" in text
+    assert _keys(schema_from(text, "sqlite")) == KEYS
+
+
+def test_keys_from_a_sqlite_database() -> None:
+    conn = sqlite3.connect(":memory:")
+    conn.executescript(KEYED_DDL)
+    schema = schema_from(conn, "sqlite")
+    assert _keys(schema) == KEYS
+    assert _keys(schema_from(schema.describe("sqlite"), "sqlite")) == KEYS
+    # The grammar depends on the names only: the same tables without keys share its cache key.
+    plain = {t: dict(c) for t, c in schema.tables.items()}
+    assert schema.key() == schema_from(plain, "sqlite").key()

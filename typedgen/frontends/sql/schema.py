@@ -5,21 +5,36 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from typedgen.errors import GrammarError
 from typedgen.frontends.sql.build import SchemaNames
 from typedgen.ir.origin import Origin
 
-__all__ = ["SqlSchema", "schema_from"]
+__all__ = ["ForeignKey", "SqlSchema", "schema_from"]
+
+
+class ForeignKey(NamedTuple):
+    """``FOREIGN KEY (columns) REFERENCES table (references)``; ``references`` may be empty
+    (the referenced table's primary key)."""
+
+    columns: tuple[str, ...]
+    table: str
+    references: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class SqlSchema:
-    """Tables and their typed columns, in the caller's spelling."""
+    """Tables and their typed columns, in the caller's spelling.
+
+    ``primary_keys`` and ``foreign_keys`` are shown in prompts (they tell a model how tables
+    join) where the source states them (DDL, a SQLite database); the grammar does not use them.
+    """
 
     tables: dict[str, dict[str, str]]
+    primary_keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    foreign_keys: dict[str, tuple[ForeignKey, ...]] = field(default_factory=dict)
 
     def names(self) -> SchemaNames:
         columns = dict.fromkeys(c for cols in self.tables.values() for c in cols)
@@ -43,10 +58,30 @@ class SqlSchema:
                 ident.set("quoted", True)
             return str(ident.sql(dialect=dialect))
 
+        def names(items: tuple[str, ...]) -> str:
+            return ", ".join(name(i) for i in items)
+
         lines = []
         for table, columns in self.tables.items():
-            cols = ", ".join(f"{name(c)} {t}".rstrip() for c, t in columns.items())
-            lines.append(f"CREATE TABLE {name(table)} ({cols});")
+            primary = self.primary_keys.get(table, ())
+            foreign = self.foreign_keys.get(table, ())
+            parts = []
+            for column, kind in columns.items():
+                part = f"{name(column)} {kind}".rstrip()
+                if primary == (column,):
+                    part += " PRIMARY KEY"
+                for key in foreign:
+                    if key.columns == (column,):
+                        part += f" REFERENCES {name(key.table)}"
+                        part += f"({names(key.references)})" if key.references else ""
+                parts.append(part)
+            if len(primary) > 1:
+                parts.append(f"PRIMARY KEY ({names(primary)})")
+            for key in foreign:
+                if len(key.columns) > 1:
+                    target = f"{name(key.table)}({names(key.references)})"
+                    parts.append(f"FOREIGN KEY ({names(key.columns)}) REFERENCES {target}")
+            lines.append(f"CREATE TABLE {name(table)} ({', '.join(parts)});")
         return "\n".join(lines)
 
 
@@ -81,6 +116,8 @@ def _from_ddl(ddl: str, dialect: str) -> SqlSchema:
     from sqlglot.errors import SqlglotError
 
     tables: dict[str, dict[str, str]] = {}
+    primary: dict[str, tuple[str, ...]] = {}
+    foreign: dict[str, tuple[ForeignKey, ...]] = {}
     try:  # sqlglot raises TokenError (an unclosed quote) as well as ParseError
         statements = sqlglot.parse(ddl, read=dialect)
         for statement in statements:
@@ -102,13 +139,49 @@ def _from_ddl(ddl: str, dialect: str) -> SqlSchema:
                     "declare at least one column: CREATE TABLE t (a INT, ...)",
                 )
             tables[name] = columns
+            primary[name], foreign[name] = _ddl_keys(target.expressions)
     except SqlglotError as err:
         raise _error(
             f"the schema DDL does not parse as {dialect or 'SQL'}: {err}", "fix the DDL"
         ) from err
     if not tables:
         raise _error("the schema DDL has no CREATE TABLE statements", "pass CREATE TABLE ...")
-    return SqlSchema(tables)
+    return SqlSchema(tables, _present(primary), _present(foreign))
+
+
+def _present(keys: dict[str, Any]) -> dict[str, Any]:
+    return {table: found for table, found in keys.items() if found}
+
+
+def _ddl_keys(items: list[Any]) -> tuple[tuple[str, ...], tuple[ForeignKey, ...]]:
+    """The primary key and foreign keys of one ``CREATE TABLE``'s column and table items."""
+    from sqlglot import expressions as exp
+
+    def reference(ref: Any, columns: tuple[str, ...]) -> ForeignKey | None:
+        target = ref.this if isinstance(ref, exp.Reference) else None
+        if not isinstance(target, exp.Schema | exp.Table):
+            return None
+        table = target.this.name if isinstance(target, exp.Schema) else target.name
+        refs = tuple(e.name for e in target.expressions) if isinstance(target, exp.Schema) else ()
+        return ForeignKey(columns, table, refs)
+
+    primary: tuple[str, ...] = ()
+    foreign: list[ForeignKey] = []
+    for item in items:
+        if isinstance(item, exp.ColumnDef):
+            for constraint in item.args.get("constraints") or ():
+                kind = constraint.args.get("kind")
+                if isinstance(kind, exp.PrimaryKeyColumnConstraint):
+                    primary = (item.name,)
+                elif isinstance(kind, exp.Reference):
+                    key = reference(kind, (item.name,))
+                    foreign += [key] if key else []
+        elif isinstance(item, exp.PrimaryKey):
+            primary = tuple(e.name for e in item.expressions)
+        elif isinstance(item, exp.ForeignKey):
+            key = reference(item.args.get("reference"), tuple(e.name for e in item.expressions))
+            foreign += [key] if key else []
+    return primary, tuple(foreign)
 
 
 def _from_sqlite(conn: sqlite3.Connection) -> SqlSchema:
@@ -120,13 +193,29 @@ def _from_sqlite(conn: sqlite3.Connection) -> SqlSchema:
         )
     ]
     tables = {}
+    primary: dict[str, tuple[str, ...]] = {}
+    foreign: dict[str, tuple[ForeignKey, ...]] = {}
     for name in names:
         quoted = '"' + name.replace('"', '""') + '"'
         rows = conn.execute(f"PRAGMA table_info({quoted})").fetchall()
         tables[name] = {row[1]: row[2] or "" for row in rows}
+        # row[5]: the column's position in the primary key (0: not part of it)
+        primary[name] = tuple(row[1] for row in sorted(rows, key=lambda r: r[5]) if row[5])
+        # (id, seq, table, from, to, ...): one row per column of each foreign key
+        keys: dict[int, list[Any]] = {}
+        for row in conn.execute(f"PRAGMA foreign_key_list({quoted})").fetchall():
+            keys.setdefault(row[0], []).append(row)
+        foreign[name] = tuple(
+            ForeignKey(
+                tuple(r[3] for r in sorted(rows, key=lambda r: r[1])),
+                rows[0][2],
+                tuple(r[4] for r in sorted(rows, key=lambda r: r[1]) if r[4] is not None),
+            )
+            for rows in keys.values()
+        )
     if not tables:
         raise _error("the SQLite database has no tables", "create tables first")
-    return SqlSchema(tables)
+    return SqlSchema(tables, _present(primary), _present(foreign))
 
 
 def schema_from(schema: object, dialect: str) -> SqlSchema:
