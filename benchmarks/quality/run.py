@@ -24,7 +24,8 @@ instructions hold it. Run::
 
     python benchmarks/quality/run.py --models smollm2-135m,gemma-3-270m --limit 0 --out q.json
 
-``--limit N`` takes the first N items of each task (0: all). Prints a markdown table.
+``--limit N`` takes the first N items of each task (0: all). Prints a markdown table; ``--out``
+also keeps each SQL answer (the text the model wrote, its outcome, whether its rows are right).
 """
 
 from __future__ import annotations
@@ -179,20 +180,26 @@ def run_model(
             row["extraction_complete"] = complete / max(len(extraction), 1)
             # text-to-SQL
             hits = complete = 0
+            answers: list[dict[str, Any]] = []
             for item in questions:
                 prompt = SQL_ASK.format(question=item["question"])
                 if not instr:
                     prompt = SQL_SCHEMA.format(ddl=ddl) + prompt
                 value, details, outcome = _run(sql_type, prompt, model, options, 160)
                 complete += outcome == "ok"
+                answer = {"question": item["question"], "outcome": outcome, "right": False}
+                answer["text"] = details.text if details is not None else None
+                answers.append(answer)
                 if value is None:
                     continue
                 ordered = "ORDER BY" in item["gold"].upper()
                 text = value.meta.get("text") or value.sql(dialect="sqlite")
                 got = _rows(conn, text, ordered)
-                hits += got is not None and got == _rows(conn, item["gold"], ordered)
+                answer["right"] = got is not None and got == _rows(conn, item["gold"], ordered)
+                hits += answer["right"]
             row["sql_exec_acc"] = hits / max(len(questions), 1)
             row["sql_complete"] = complete / max(len(questions), 1)
+            row["sql_answers"] = answers
             # configs
             good = 0
             for item in configs:
@@ -209,7 +216,7 @@ def run_model(
                 "sql": len(questions),
                 "configs": len(configs),
             }
-            print(json.dumps(row), flush=True)
+            print(json.dumps({k: v for k, v in row.items() if k != "sql_answers"}), flush=True)
             results.append(row)
     return results
 
