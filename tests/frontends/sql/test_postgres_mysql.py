@@ -42,6 +42,24 @@ def test_construct(dialect: str, text: str, without: str | None) -> None:
     assert_construct(dialect, text, without)
 
 
+# With user-defined functions (functions="any"): named and typed columns of table functions.
+UDF_CONSTRUCTS = [
+    ("postgres", "SELECT * FROM r CROSS JOIN LATERAL UNNEST(ARRAY[1]) AS s(location)", "sqlite"),
+    ("postgres", "SELECT * FROM r, LATERAL JSON_TO_RECORDSET(r.j) AS s(x INT, y TEXT)", "mysql"),
+    ("postgres", 'SELECT * FROM JSON_TO_RECORDSET(z) AS y("rank" INT)', "mysql"),
+    (
+        "postgres",
+        'SELECT * FROM t, ROWS FROM (F(c) AS a("c" TEXT), G(d)) WITH ORDINALITY AS b(x INT)',
+        "mysql",
+    ),
+]
+
+
+@pytest.mark.parametrize(("dialect", "text", "without"), UDF_CONSTRUCTS)
+def test_construct_with_udfs(dialect: str, text: str, without: str | None) -> None:
+    assert_construct(dialect, text, without, functions="any")
+
+
 def test_pct_placeholders() -> None:
     """psycopg's %(name)s, with placeholders=True only, and not with a name sqlglot refuses."""
     text = "SELECT * FROM foo WHERE id = %(id_param)s AND b = %(x_1)s"

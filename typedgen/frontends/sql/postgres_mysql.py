@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 
 from typedgen.frontends.sql.lexicon import basic_terminal
-from typedgen.frontends.sql.rules import RuleBuilder, alt, seq, star
+from typedgen.frontends.sql.rules import RuleBuilder, alt, opt, seq, star
 from typedgen.ir.grammar import Rule
 from typedgen.ir.nodes import CharClass, Complement, Expr, Intersect, Lit, Ref, Repeat
 
@@ -77,6 +77,36 @@ class PgMysqlRules(RuleBuilder):
         if not self.has("adjacent_op"):
             return []
         return [("-|-", seq(self.punct("-|-"), self.ref("bitwise")))]
+
+    def typed_columns(self) -> Expr:
+        """``(a INT, b TEXT)``: a column definition list (each column with its type)."""
+        column = seq(self.ref("ident"), self.ref("data_type"))
+        return self.parens(self.separated(column))
+
+    def function_alias_columns(self, columns: Expr) -> Expr:
+        """What may follow a table function's alias: its columns, typed where PostgreSQL's
+        column definition lists round-trip (``f(z) AS y(a INT)``)."""
+        if self.has("function_column_types") and self.has_types():
+            return alt(columns, self.typed_columns())
+        return columns
+
+    def rows_from_functions(self) -> Expr:
+        """A function inside ``ROWS FROM (...)``, with ``AS x(b TEXT)`` where it round-trips."""
+        call = self.ref("function_call")
+        if not (self.has("rows_from_column_types") and self.has_types()):
+            return call
+        return seq(call, opt(seq(self.keyword("AS"), self.ref("ident"), self.typed_columns())))
+
+    def lateral_column_forms(self) -> list[Expr]:
+        """``LATERAL f(x) AS s(a, b)``: a lateral function's columns named."""
+        if not (self.has("lateral_function_columns") and self.has("lateral_function")):
+            return []
+        columns = self.function_alias_columns(self.parens(self.separated(self.ref("ident"))))
+        alias = seq(self.keyword("AS"), self.ref("ident"), columns)
+        return [seq(self.keyword("LATERAL"), self.ref("table_call"), alias)]
+
+    def has_types(self) -> bool:
+        raise NotImplementedError  # pragma: no cover - ExpressionRules
 
     def pct_placeholders(self) -> list[Expr]:
         """psycopg's ``%(name)s`` (one lexeme here; with ``placeholders=True`` only)."""

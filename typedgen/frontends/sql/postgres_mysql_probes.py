@@ -20,11 +20,21 @@ PG_MYSQL_PROBES: dict[str, str] = {
     "adjacent_op": "SELECT a FROM t WHERE a -|- b AND c -|- d + 1",
     # psycopg's named placeholders, %(name)s (with placeholders=True only).
     "pct_placeholder": "SELECT * FROM t WHERE a = %(x)s AND b = %(y_1)s",
+    # LATERAL f(x) AS s(a, b): the function's columns named.
+    "lateral_function_columns": "SELECT * FROM t, LATERAL f(a) AS s(x, y)",
+    # PostgreSQL's column definition lists for functions returning records, f(x) AS y(a INT),
+    # also in ROWS FROM (f(a) AS x(b TEXT), ...).
+    "function_column_types": "SELECT * FROM f(z) AS y(a INT, b TEXT)",
+    "rows_from_column_types": "SELECT * FROM ROWS FROM (f(a) AS x(b TEXT), g(c)) WITH ORDINALITY"
+    " AS y(c INT, d TEXT)",
 }
 """Each construct with the SQL that must come back from sqlglot."""
 
 PG_MYSQL_READ: frozenset[str] = frozenset({"trim_side_only"})
 """Probes that need only come back as the same tree (another spelling)."""
 
-PG_MYSQL_SPECIFIC: frozenset[str] = frozenset({"trim_side_only", "distance_ops", "adjacent_op"})
+PG_MYSQL_SPECIFIC: frozenset[str] = frozenset(
+    {"trim_side_only", "distance_ops", "adjacent_op"}
+    | {"function_column_types", "rows_from_column_types"}
+)
 """Probes sqlglot's base parser passes in every dialect: on only where a class includes them."""
