@@ -34,6 +34,8 @@ CONSTRUCTS = [
     ("postgres", "SELECT a FROM t WHERE a -|- b AND c -|- d + 1", "mysql"),
     # MySQL's bit numbers.
     ("mysql", "SELECT 0b1011, 0b0 + 1", "postgres"),
+    # MySQL's a SOUNDS LIKE b IS [NOT] NULL (not IN: another tree).
+    ("mysql", "SELECT a SOUNDS LIKE b IS NULL, c SOUNDS LIKE d IS NOT NULL IS NULL", "postgres"),
 ]
 
 
@@ -84,7 +86,9 @@ def test_refused_postgres(text: str) -> None:
     assert not sql_accepts(typedgen.Sql("postgres", **CHECK, placeholders=True), text)
 
 
-@pytest.mark.parametrize("text", ["SELECT 0b102", "SELECT 0b", "SELECT $$a$$"])
+@pytest.mark.parametrize(
+    "text", ["SELECT 0b102", "SELECT 0b", "SELECT $$a$$", "SELECT a SOUNDS LIKE b IN (1)"]
+)
 def test_refused_mysql(text: str) -> None:
     assert not sql_accepts(typedgen.Sql("mysql", **CHECK), text)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 
 from typedgen.frontends.sql.lexicon import basic_terminal
-from typedgen.frontends.sql.rules import RuleBuilder, alt, opt, seq, star
+from typedgen.frontends.sql.rules import RuleBuilder, alt, empty, opt, seq, star
 from typedgen.ir.grammar import Rule
 from typedgen.ir.nodes import CharClass, Complement, Expr, Intersect, Lit, Ref, Repeat
 
@@ -104,6 +104,14 @@ class PgMysqlRules(RuleBuilder):
         columns = self.function_alias_columns(self.parens(self.separated(self.ref("ident"))))
         alias = seq(self.keyword("AS"), self.ref("ident"), columns)
         return [seq(self.keyword("LATERAL"), self.ref("table_call"), alias)]
+
+    def sounds_like_tail(self) -> Expr:
+        """``IS [NOT] NULL`` tests after MySQL's ``a SOUNDS LIKE b`` (only those: sqlglot
+        reads ``a SOUNDS LIKE b IN (1)`` as another tree)."""
+        if not self.has("sounds_like_is"):
+            return empty()
+        kw = self.keyword
+        return star(seq(kw("IS"), opt(kw("NOT")), kw("NULL")))
 
     def has_types(self) -> bool:
         raise NotImplementedError  # pragma: no cover - ExpressionRules

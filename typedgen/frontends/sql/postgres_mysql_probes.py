@@ -20,6 +20,9 @@ PG_MYSQL_PROBES: dict[str, str] = {
     "adjacent_op": "SELECT a FROM t WHERE a -|- b AND c -|- d + 1",
     # psycopg's named placeholders, %(name)s (with placeholders=True only).
     "pct_placeholder": "SELECT * FROM t WHERE a = %(x)s AND b = %(y_1)s",
+    # MySQL's a SOUNDS LIKE b IS [NOT] NULL (sqlglot: (SOUNDEX(a) = SOUNDEX(b)) IS NULL).
+    "sounds_like_is": "SELECT a FROM t WHERE a SOUNDS LIKE b IS NULL AND c SOUNDS LIKE d IS NOT"
+    " NULL IS NULL",
     # LATERAL f(x) AS s(a, b): the function's columns named.
     "lateral_function_columns": "SELECT * FROM t, LATERAL f(a) AS s(x, y)",
     # PostgreSQL's column definition lists for functions returning records, f(x) AS y(a INT),
@@ -30,7 +33,7 @@ PG_MYSQL_PROBES: dict[str, str] = {
 }
 """Each construct with the SQL that must come back from sqlglot."""
 
-PG_MYSQL_READ: frozenset[str] = frozenset({"trim_side_only"})
+PG_MYSQL_READ: frozenset[str] = frozenset({"trim_side_only", "sounds_like_is"})
 """Probes that need only come back as the same tree (another spelling)."""
 
 PG_MYSQL_SPECIFIC: frozenset[str] = frozenset(

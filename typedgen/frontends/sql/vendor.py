@@ -78,7 +78,8 @@ class VendorRules(PgMysqlRules):
         ref, kw = self.ref, self.keyword
         out: list[Expr] = []
         if self.has("sounds_like"):
-            out.append(seq(ref("bitwise"), kw("SOUNDS", "LIKE"), ref("bitwise")))
+            sounds = seq(ref("bitwise"), kw("SOUNDS", "LIKE"), ref("bitwise"))
+            out.append(seq(sounds, self.sounds_like_tail()))
         if self.has("overlaps"):
             # PostgreSQL: (start, end) OVERLAPS (start, end), two periods.
             period = self.parens(ref("expr"), self.punct(","), ref("expr"))
