@@ -98,8 +98,10 @@ class PgMysqlRules(RuleBuilder):
         return seq(call, opt(seq(self.keyword("AS"), self.ref("ident"), self.typed_columns())))
 
     def lateral_column_forms(self) -> list[Expr]:
-        """``LATERAL f(x) AS s(a, b)``: a lateral function's columns named."""
-        if not (self.has("lateral_function_columns") and self.has("lateral_function")):
+        """``LATERAL f(x) AS s(a, b)``: a lateral function's columns named (where a plain
+        table function's may be: not in Oracle, which names no alias's columns)."""
+        wanted = ("lateral_function_columns", "lateral_function", "table_function_columns")
+        if not all(self.has(feature) for feature in wanted):
             return []
         columns = self.function_alias_columns(self.parens(self.separated(self.ref("ident"))))
         alias = seq(self.keyword("AS"), self.ref("ident"), columns)
