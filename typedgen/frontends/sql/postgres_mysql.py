@@ -22,15 +22,21 @@ _TAIL = CharClass(((ord("A"), ord("Z")), (ord("a"), ord("z")), (ord("_"), ord("_
 @functools.cache
 def placeholder_name_refusals(dialect: str) -> tuple[str, ...]:
     """The keywords of the dialect's tokenizer that sqlglot does not read back as the name of a
-    ``%(name)s`` placeholder (PostgreSQL: ``NOT``, ``SELECT``), one probe per keyword."""
+    ``%(name)s`` placeholder (PostgreSQL: ``NOT``, ``SELECT``): one probe per keyword whose
+    token the parser does not take as a name (``ID_VAR_TOKENS``; the others all read back)."""
     import logging
 
     import sqlglot
     from sqlglot.dialects.dialect import Dialect
     from sqlglot.errors import SqlglotError
 
-    tok = Dialect.get_or_raise(dialect).tokenizer_class
-    words = sorted(w for w in tok.KEYWORDS if w[:1].isalpha() and w.replace("_", "").isalnum())
+    found = Dialect.get_or_raise(dialect)
+    tok, names = found.tokenizer_class, found.parser_class.ID_VAR_TOKENS
+    words = sorted(
+        w
+        for w, token in tok.KEYWORDS.items()
+        if w[:1].isalpha() and w.replace("_", "").isalnum() and token not in names
+    )
     refused = []
     logger = logging.getLogger("sqlglot")
     level = logger.level
