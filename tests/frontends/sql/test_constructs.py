@@ -207,7 +207,7 @@ def test_placeholders_only_when_asked(dialect: str, text: str, without: str | No
     [
         "SELECT X'zz'",  # a hex string with a non-hex body is one token for sqlglot
         "SELECT * FROM t WHERE a = $1a",
-        "SELECT $$a$$",  # sqlglot writes it back as 'a', which reads to another tree
+        "SELECT $t$a$t$",  # a tagged dollar string ($$a$$ is accepted: test_postgres_mysql)
         "SELECT$1",  # one word for sqlglot ("$" goes on in a word)
     ],
 )

@@ -163,7 +163,10 @@ _define(
     | _XML
     | {"isnull_op", "notnull_op", "overlay", "overlay_from"}
     | {"rows_from", "cte_materialized", "overlaps", "current_schema", "substring_for"}
-    | {"any_array", "join_lateral_function", "at_time_zone", "interval_read"},
+    | {"any_array", "join_lateral_function", "at_time_zone", "interval_read"}
+    # TRIM(LEADING x) (written LTRIM(x)), a <-> b, a <<->> b, a -|- b
+    | {"trim_side_only", "distance_ops", "adjacent_op"}
+    | {"function_column_types", "rows_from_column_types"},
 )
 for _name in ("materialize", "risingwave", "redshift"):
     _define(_name, include_features=_PG_LIKE)

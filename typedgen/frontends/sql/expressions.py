@@ -7,6 +7,7 @@ describes is the tree sqlglot builds.
 
 from __future__ import annotations
 
+from typedgen.frontends.sql.postgres_mysql import PgMysqlRules
 from typedgen.frontends.sql.rules import alt, empty, opt, seq, star
 from typedgen.frontends.sql.warehouse import WarehouseRules
 from typedgen.ir.nodes import Expr, Ref, Repeat
@@ -14,7 +15,7 @@ from typedgen.ir.nodes import Expr, Ref, Repeat
 __all__ = ["ExpressionRules"]
 
 
-class ExpressionRules(WarehouseRules):
+class ExpressionRules(WarehouseRules, PgMysqlRules):
     """Conditions, operators, primaries and literals."""
 
     def expressions(self) -> None:
@@ -151,7 +152,7 @@ class ExpressionRules(WarehouseRules):
         for feature, sym in symbols:
             if self.has(feature):
                 extra.append((sym, seq(self.punct(sym), ref("bitwise"))))
-        extra += self.vendor_predicates()
+        extra += self.vendor_predicates() + self.pg_mysql_predicates()
         suffixes = [*ranges, ("IS", seq(kw("IS"), alt(*tests))), *extra]
         self.rule("predicate_suffix", alt(*(e for _, e in suffixes)))
         # NOT IN and IS NOT only where sqlglot writes NOT over IN and IS bare.
@@ -203,7 +204,9 @@ class ExpressionRules(WarehouseRules):
             self.rule("bitwise", seq(ref("term"), star(seq(alt(*bit_ops), ref("term")))))
         else:
             self.rule("bitwise", ref("term"))
-        factor_ops = [punct("*"), punct("/")] + ([punct("%")] if self.has("mod_operator") else [])
+        factor_ops: list[Expr] = [punct("*"), punct("/")]
+        factor_ops += [punct("%")] if self.has("mod_operator") else []
+        factor_ops += self.distance_operators()
         term_steps: list[Expr] = [seq(alt(punct("+"), punct("-")), ref("factor"))]
         collations: list[Expr] = []
         if self.has("collate") or self.has("collate_quoted"):
@@ -358,6 +361,7 @@ class ExpressionRules(WarehouseRules):
         ):
             if self.has(feature):
                 trims.append(seq(kw(word), ref("expr"), kw("FROM"), ref("expr")))
+        trims += self.trim_side_forms()
         if trims:
             out.append(seq(kw("TRIM"), self.parens(alt(*trims))))
         substrings: list[Expr] = []
@@ -420,4 +424,4 @@ class ExpressionRules(WarehouseRules):
             # ":" and the name are two tokens for sqlglot, and the name must be no keyword
             # (Snowflake reads SELECT :And as a path): ":" then a plain identifier.
             out.append(seq(self.punct(":"), Ref("IDENT")))
-        return out + self.warehouse_placeholders()
+        return out + self.warehouse_placeholders() + self.pct_placeholders()

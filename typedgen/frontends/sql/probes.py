@@ -4,6 +4,11 @@ dialect for the feature to be on there."""
 
 from __future__ import annotations
 
+from typedgen.frontends.sql.postgres_mysql_probes import (
+    PG_MYSQL_PROBES,
+    PG_MYSQL_READ,
+    PG_MYSQL_SPECIFIC,
+)
 from typedgen.frontends.sql.warehouse_probes import (
     WAREHOUSE_PROBES,
     WAREHOUSE_READ,
@@ -428,3 +433,7 @@ takes ``FORMAT`` (``DialectTables.format_types``)."""
 FEATURE_PROBES.update(WAREHOUSE_PROBES)
 READ_FEATURES = READ_FEATURES | WAREHOUSE_READ
 DIALECT_SPECIFIC = DIALECT_SPECIFIC | WAREHOUSE_SPECIFIC
+# Round 6: PostgreSQL's and MySQL's constructs.
+FEATURE_PROBES.update(PG_MYSQL_PROBES)
+READ_FEATURES = READ_FEATURES | PG_MYSQL_READ
+DIALECT_SPECIFIC = DIALECT_SPECIFIC | PG_MYSQL_SPECIFIC

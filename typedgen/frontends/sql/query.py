@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typedgen.frontends.sql.postgres_mysql import PgMysqlRules
 from typedgen.frontends.sql.rules import alt, empty, opt, seq, star
 from typedgen.frontends.sql.warehouse import WarehouseRules
 from typedgen.ir.nodes import Expr, Ref, Repeat
@@ -9,7 +10,7 @@ from typedgen.ir.nodes import Expr, Ref, Repeat
 __all__ = ["QueryRules"]
 
 
-class QueryRules(WarehouseRules):
+class QueryRules(WarehouseRules, PgMysqlRules):
     """The rules of a query, from ``WITH`` to the limit."""
 
     def query(self) -> Ref:
@@ -560,6 +561,7 @@ class QueryRules(WarehouseRules):
             forms.append(seq(kw("LATERAL"), self.parens(ref("query")), derived_alias))
         if self.has("lateral_function") and "call" in self.rules_wanted():
             forms.append(seq(kw("LATERAL"), ref("table_call"), opt(name_alias)))
+            forms += self.lateral_column_forms()
             if self.has("lateral_ordinality"):
                 columns = opt(self.parens(self.separated(ref("ident"))))
                 ordinality = seq(kw("WITH", "ORDINALITY"), opt(seq(name_alias, columns)))
@@ -582,7 +584,7 @@ class QueryRules(WarehouseRules):
         if calls and self.has("table_function"):
             function_alias = name_alias
             if self.has("table_function_columns"):
-                function_alias = seq(function_alias, opt(columns))
+                function_alias = seq(function_alias, opt(self.function_alias_columns(columns)))
             named = opt(function_alias) if self.has("table_function_bare") else function_alias
             out.append(seq(ref("table_call"), named))
         if self.has("unnest"):

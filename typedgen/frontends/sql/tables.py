@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from typedgen.frontends.sql.arguments import LAST_ARGUMENTS, probe_last_arguments
+from typedgen.frontends.sql.dollar import dollar_strings
 from typedgen.frontends.sql.named import NamedCall, probe_named_calls
 from typedgen.frontends.sql.probes import FEATURE_PROBES, READ_FEATURES
 from typedgen.frontends.sql.warehouse_probes import WarehouseTables, read_warehouse_tables
@@ -43,8 +44,8 @@ __all__ = [
     "sqlglot_dialect",
 ]
 
-_HEX_NUMBER = ("0x", "0X")
-"""Openers of hex numbers without a closing quote (``0xCC``) in ``HEX_STRINGS``."""
+_NUMBER_PREFIXES = ("0x", "0X", "0b", "0B")
+"""Openers of hex and bit numbers without a closing quote (``0xCC``, ``0b01``)."""
 
 _STRING_KINDS = {
     "BIT_STRINGS": ("bit", "01"),
@@ -477,9 +478,9 @@ def _string_forms(tok: Any, dialect: Any) -> tuple[tuple[str, str, str], ...]:
                 if not isinstance(entry, tuple) or len(entry) != 2:
                     continue
                 opener, closer = entry
-                if kind == "hex" and opener in _HEX_NUMBER and closer == "":
-                    if _round_trips(f"SELECT {opener}CC", dialect, exact=False):
-                        out.append(("hex_number", opener, ""))
+                if kind in ("hex", "bit") and opener in _NUMBER_PREFIXES and closer == "":
+                    if _round_trips(f"SELECT {opener}{body}", dialect, exact=False):
+                        out.append((f"{kind}_number", opener, ""))
                     continue
                 # (U&'...': PostgreSQL's and Trino's Unicode escapes)
                 prefix = opener[:-1].removesuffix("&")
@@ -489,10 +490,7 @@ def _string_forms(tok: Any, dialect: Any) -> tuple[tuple[str, str, str], ...]:
                     out.append((kind, opener, closer))
         if _round_trips(f"SELECT {_NATIONAL[0]}ab{_NATIONAL[1]}", dialect, exact=False):
             out.append(("national", *_NATIONAL))
-        dollar = "$$" in (getattr(tok, "RAW_STRINGS", ()) or ()) or "$" in (
-            getattr(tok, "HEREDOC_STRINGS", ()) or ()
-        )
-        if dollar and _round_trips("SELECT $$a b$$", dialect, exact=False):
+        if dollar_strings(tok, dialect):  # $$...$$, read back as '...' (the same text)
             out.append(("dollar", "$$", "$$"))
     return tuple(out)
 
@@ -566,7 +564,8 @@ def _comments(entries: Any) -> tuple[str, ...]:
 def _module_text() -> bytes:
     here = Path(__file__)
     # The probes asked: their modules are part of the key.
-    names = (here.name, "probes.py", "named.py", "arguments.py", "warehouse_probes.py")
+    names = [here.name, "probes.py", "named.py", "arguments.py", "warehouse_probes.py"]
+    names += ["dollar.py", "postgres_mysql_probes.py"]
     return b"".join(here.with_name(n).read_bytes() for n in names)
 
 

@@ -9,7 +9,8 @@ refused.
 from __future__ import annotations
 
 from typedgen.frontends.sql.lexicon import basic_terminal
-from typedgen.frontends.sql.rules import PUNCT, RuleBuilder, alt, empty, opt, seq, star
+from typedgen.frontends.sql.postgres_mysql import PgMysqlRules
+from typedgen.frontends.sql.rules import PUNCT, alt, empty, opt, seq, star
 from typedgen.ir.grammar import Rule
 from typedgen.ir.nodes import CharClass, Expr, Intersect, Lit, Repeat
 
@@ -54,7 +55,7 @@ def _dollar_body() -> Expr:
     return seq(star(alt(char, seq(Lit.text("$"), char))))
 
 
-class TerminalRules(RuleBuilder):
+class TerminalRules(PgMysqlRules):
     """The lexical rules that are not words."""
 
     def terminal(self, name: str, body: Expr, priority: int = 1) -> Rule:
@@ -82,7 +83,9 @@ class TerminalRules(RuleBuilder):
             "AT_PARAM": seq(Lit.text("@"), word),
             "DOLLAR_NAME": seq(Lit.text("$"), word),
         }
-        out.extend(self.terminal(name, params[name], 2) for name in sorted(self.params_used))
+        used = sorted(self.params_used & set(params))
+        out.extend(self.terminal(name, params[name], 2) for name in used)
+        out.extend(self.pg_mysql_terminals())
         out.append(self.terminal("WS", self.whitespace()))
         if self.options.comments and self.tables.comments:
             # Comments are lexemes of their own (ignored like WS): a gap that took both would
@@ -198,6 +201,7 @@ class TerminalRules(RuleBuilder):
             "national": self.string_body(closer),
             "dollar": _dollar_body(),
             "hex_number": Repeat(CharClass.of("0123456789abcdefABCDEF"), 1),
+            "bit_number": Repeat(CharClass.of("01"), 1),  # MySQL's 0b1011
         }
         return seq(head, bodies[kind], Lit.text(closer))
 
@@ -240,8 +244,8 @@ class TerminalRules(RuleBuilder):
         out.append(self.terminal("RESERVED_NUMBER_WORD", word_after_digits, 0))
         # A prefixed string whose body its kind refuses (X'zz') is still one token for sqlglot.
         for i, (kind, opener, closer) in enumerate(self.tables.string_forms):
-            if kind == "hex_number":
-                continue  # 0xz lexes as RESERVED_NUMBER_WORD
+            if kind in ("hex_number", "bit_number"):
+                continue  # 0xz, 0b12 lex as RESERVED_NUMBER_WORD
             head = seq(
                 *(
                     CharClass.of(c.upper() + c.lower()) if c.isalpha() else Lit.text(c)
@@ -250,6 +254,11 @@ class TerminalRules(RuleBuilder):
             )
             body = star(CharClass.of(closer, negated=True)) if closer != "$$" else _dollar_body()
             out.append(self.terminal(f"RESERVED_PSTRING_{i}", seq(head, body, Lit.text(closer)), 1))
+            if kind == "dollar":  # SELECT$$a$$ is one word for PostgreSQL's tokenizer
+                word_char = alt(_WORDISH, _DIGIT)
+                tail = star(alt(word_char, Lit.text("$")))
+                glued = seq(Repeat(word_char, 1), Lit.text("$"), tail)
+                out.append(self.terminal("RESERVED_GLUED_DOLLAR", glued, 3))
         # Parameters glued to more word characters ($1a) are one token for sqlglot too, and so
         # is a word with a parameter glued to it (SELECT$1: sqlglot reads "$" on in a word).
         sigils = "".join(
@@ -267,4 +276,4 @@ class TerminalRules(RuleBuilder):
                 Repeat(alt(word_char, CharClass.of(sigils)), 1),
             )
             out.append(self.terminal("RESERVED_GLUED_PARAM", after_word, 3))
-        return out
+        return out + self.pg_mysql_reserved()

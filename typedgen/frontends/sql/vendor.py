@@ -4,13 +4,14 @@ as a bare table, ``MINUS``; lambdas as call arguments live with the calls (:mod:
 
 from __future__ import annotations
 
-from typedgen.frontends.sql.rules import RuleBuilder, alt, empty, opt, seq
+from typedgen.frontends.sql.postgres_mysql import PgMysqlRules
+from typedgen.frontends.sql.rules import alt, empty, opt, seq
 from typedgen.ir.nodes import Expr, Ref
 
 __all__ = ["VendorRules"]
 
 
-class VendorRules(RuleBuilder):
+class VendorRules(PgMysqlRules):
     """Select-list, alias and FROM forms of one dialect family."""
 
     def select_values(self) -> list[Expr]:
@@ -56,9 +57,12 @@ class VendorRules(RuleBuilder):
             tail = opt(alias) if self.has("values_bare_alias") else empty()
             out.append(seq(kw("VALUES"), rows, tail))
         if self.has("rows_from") and self.any_calls():
-            functions = self.parens(self.separated(ref("function_call")))
+            functions = self.parens(self.separated(self.rows_from_functions()))
             ordinality = opt(kw("WITH", "ORDINALITY"))
-            out.append(seq(kw("ROWS", "FROM"), functions, ordinality, opt(alias)))
+            rows_alias = alias
+            if self.has("rows_from_column_types") and self.has_types():
+                rows_alias = alt(alias, seq(kw("AS"), ref("ident"), self.typed_columns()))
+            out.append(seq(kw("ROWS", "FROM"), functions, ordinality, opt(rows_alias)))
         if self.has("table_variable") and self.has("at_variable") and self.options.placeholders:
             # T-SQL: FROM @v, a table variable (variables are parameters: placeholders only)
             self.params_used.add("AT_PARAM")
@@ -74,7 +78,8 @@ class VendorRules(RuleBuilder):
         ref, kw = self.ref, self.keyword
         out: list[Expr] = []
         if self.has("sounds_like"):
-            out.append(seq(ref("bitwise"), kw("SOUNDS", "LIKE"), ref("bitwise")))
+            sounds = seq(ref("bitwise"), kw("SOUNDS", "LIKE"), ref("bitwise"))
+            out.append(seq(sounds, self.sounds_like_tail()))
         if self.has("overlaps"):
             # PostgreSQL: (start, end) OVERLAPS (start, end), two periods.
             period = self.parens(ref("expr"), self.punct(","), ref("expr"))
