@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from typedgen.errors import UnsupportedFeatureError
 from typedgen.frontends.sql.calls import CallRules
+from typedgen.frontends.sql.duckdb import DuckdbRules
 from typedgen.frontends.sql.expressions import ExpressionRules
 from typedgen.frontends.sql.query import QueryRules
 from typedgen.frontends.sql.rules import GrammarOptions, SchemaNames, alt, empty, opt, seq
@@ -29,7 +30,15 @@ __all__ = ["STATEMENTS", "GrammarOptions", "SchemaNames", "build_sql_grammar"]
 STATEMENTS = ("select", "insert", "update", "delete", "merge", "create_table", "create_view")
 
 
-class _Builder(QueryRules, CallRules, ExpressionRules, StatementRules, TerminalRules, VendorRules):
+class _Builder(
+    QueryRules,
+    CallRules,
+    ExpressionRules,
+    StatementRules,
+    TerminalRules,
+    VendorRules,
+    DuckdbRules,
+):
     def build(self) -> Grammar:
         self.lex.phrase_gap = self.whitespace()
         query = self.query()

@@ -342,8 +342,8 @@ class CallRules(WarehouseRules):
         argument, or of the counts in ``many``; ``ORDER BY`` last after the counts in
         ``ordered``; each argument optionally ``AS name`` where ``aliased``)."""
         expr: Expr = self.ref("expr")
-        if self.lambdas():
-            expr = alt(expr, *self.lambdas())
+        if self.lambdas() or self.star_arguments():
+            expr = alt(expr, *self.lambdas(), *self.star_arguments())
         if aliased:
             expr = seq(expr, opt(seq(self.keyword("AS"), self.ref("as_name"))))
         first = seq(self.distinct, expr) if aggregate else None

@@ -4,6 +4,7 @@ dialect for the feature to be on there."""
 
 from __future__ import annotations
 
+from typedgen.frontends.sql.duckdb_probes import DUCKDB_PROBES, DUCKDB_SYNTAX
 from typedgen.frontends.sql.warehouse_probes import (
     WAREHOUSE_PROBES,
     WAREHOUSE_READ,
@@ -428,3 +429,7 @@ takes ``FORMAT`` (``DialectTables.format_types``)."""
 FEATURE_PROBES.update(WAREHOUSE_PROBES)
 READ_FEATURES = READ_FEATURES | WAREHOUSE_READ
 DIALECT_SPECIFIC = DIALECT_SPECIFIC | WAREHOUSE_SPECIFIC
+# Round 6: DuckDB's own syntax (FROM-first queries, COLUMNS(*), slices with a step...).
+FEATURE_PROBES.update(DUCKDB_PROBES)
+READ_FEATURES = READ_FEATURES | DUCKDB_SYNTAX
+DIALECT_SPECIFIC = DIALECT_SPECIFIC | DUCKDB_SYNTAX

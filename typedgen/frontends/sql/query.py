@@ -199,6 +199,7 @@ class QueryRules(WarehouseRules):
         if self.tables.operation_modifiers:  # MySQL: SELECT HIGH_PRIORITY SQL_NO_CACHE ...
             head.append(star(alt(*(kw(w) for w in self.tables.operation_modifiers))))
         forms = [seq(*head, top, *self.select_as(), *clauses)]
+        forms += self.from_first(seq(*head), self.separated(item), clauses[1:])
         self.rule("select_core", alt(*forms))
         if self.has("cte_columns") and not self.has("cte_unaliased"):
             # Where sqlglot names a CTE's unnamed columns when it writes the query back
@@ -311,6 +312,7 @@ class QueryRules(WarehouseRules):
             primaries.append(seq(self.parens(ref("query")), alt(*pivots)))  # (SELECT ...) PIVOT
         primaries += self.vendor_tables(name_alias, columns)
         primaries += self.warehouse_primaries(name_alias, table_alias)
+        primaries += self.duckdb_tables(name_alias)
         if self.has("paren_table") and self.has("paren_table_bare"):
             # (t1 JOIN t2 ON ...) AS s: a named table or another such group first (Spark
             # writes a parenthesised UNNEST back as EXPLODE, T-SQL names a subquery's columns).

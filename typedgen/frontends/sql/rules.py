@@ -77,6 +77,7 @@ PUNCT = {
     "!": "BANG",
     "@": "AT",
     "$": "DOLLAR",
+    "#": "HASH",
 }
 """Punctuation and operator symbols the grammar may use, with their terminal names."""
 
@@ -240,3 +241,21 @@ class RuleBuilder:
 
     def unpivot_column(self) -> Expr:
         raise NotImplementedError  # pragma: no cover - VendorRules
+
+    def from_first(self, select: Expr, items: Expr, clauses: list[Expr]) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def duckdb_primaries(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def duckdb_unary(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def duckdb_postfix(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def star_arguments(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def duckdb_tables(self, name_alias: Expr) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
