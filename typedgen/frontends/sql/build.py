@@ -71,6 +71,7 @@ class _Builder(
         warehouse_terminals_ = self.warehouse_terminals(classes)
         self.role_rules(classes, by_role)
         terminals = [*word_rules, *warehouse_terminals_, *self.fixed_terminals()]
+        terminals += self.duckdb_terminals()
         reserved = [*reserved_words, *self.reserved_terminals()]
         ignore = ("WS", "COMMENT") if any(t.name == "COMMENT" for t in terminals) else ("WS",)
         names = ["statement", *ignore, *(r.name for r in reserved)]

@@ -10,10 +10,15 @@ nothing where the dialect lacks it.
 
 from __future__ import annotations
 
+from typedgen.frontends.sql.lexicon import basic_terminal
 from typedgen.frontends.sql.rules import RuleBuilder, alt, opt, seq
-from typedgen.ir.nodes import Expr, Ref
+from typedgen.ir.grammar import Rule
+from typedgen.ir.nodes import CharClass, Expr, Lit, Ref, Repeat
 
 __all__ = ["DuckdbRules"]
+
+_GROUPED = "GROUPED_INTEGER"
+"""The terminal of ``20_000`` (at most 45 digits: a DECIMAL's worth)."""
 
 
 class DuckdbRules(RuleBuilder):
@@ -47,7 +52,21 @@ class DuckdbRules(RuleBuilder):
             out.append(seq(punct("["), body, punct("]")))
         if self.has("columns_star"):
             out.append(seq(kw("COLUMNS"), self.parens(self.modified_star())))
+        if self.has("abs_operator"):  # sqlglot reads a bitwise operand after it
+            out.append(seq(punct("@"), ref("bitwise")))
         return out
+
+    def duckdb_literals(self) -> list[Expr]:
+        """``20_000``: digits in groups (sqlglot reads the number they spell)."""
+        return [Ref(_GROUPED)] if self.has("grouped_digits") else []
+
+    def duckdb_terminals(self) -> list[Rule]:
+        """The terminal of digits in groups (it outranks the reserved digits-then-word)."""
+        if not self.has("grouped_digits"):
+            return []
+        digits = Repeat(CharClass(((ord("0"), ord("9")),)), 1, 9)
+        body = seq(digits, Repeat(seq(Lit.text("_"), digits), 1, 4))
+        return [basic_terminal(_GROUPED, body, self.origin.at(_GROUPED), priority=2)]
 
     def modified_star(self) -> Expr:
         """``*`` with the dialect's modifiers (``* EXCLUDE (a) REPLACE (b AS c)``)."""
@@ -88,15 +107,55 @@ class DuckdbRules(RuleBuilder):
     def duckdb_tables(self, name_alias: Expr) -> list[Expr]:
         """``FROM 'file.csv' [AS t]`` (a string naming a table: sqlglot reads a quoted name)
         and ``FROM x: t`` (the alias first; sqlglot writes ``t AS x``)."""
-        ref, punct = self.ref, self.punct
+        ref, punct, kw = self.ref, self.punct, self.keyword
         out: list[Expr] = []
+        alias_columns = seq(name_alias, opt(self.parens(self.separated(ref("ident")))))
         if self.has("string_table_name"):
             out.append(seq(Ref("STRING"), opt(name_alias)))
+        values: list[Expr] = []
+        if self.has("values_unaliased"):
+            rows = self.separated(self.parens(self.separated(ref("expr"))))
+            values.append(self.parens(kw("VALUES"), rows))
+            out.append(seq(values[0], opt(alias_columns)))
+        if self.has("glob_table"):
+            glob = seq(kw("GLOB"), self.parens(self.separated(ref("expr"))))
+            out.append(seq(glob, opt(alias_columns)))
+        if self.has("pivot_statement") and self.any_calls():
+            out.append(seq(self.parens(self.pivot_statement()), opt(name_alias)))
         if self.has("table_prefix_alias"):
-            tables: list[Expr] = [ref("table_name"), self.parens(ref("query"))]
+            tables: list[Expr] = [ref("table_name"), self.parens(ref("query")), *values]
             if self.has("string_table_name"):
                 tables.append(Ref("STRING"))
             if self.has("table_function") and self.any_calls():
                 tables.append(ref("table_call"))
             out.append(seq(ref("ident"), punct(":"), alt(*tables)))
         return out
+
+    def pivot_statement(self) -> Expr:
+        """``PIVOT t ON y [IN (...)], ... [USING SUM(x) [AS s], ...] [GROUP BY g]``."""
+        if "pivot_statement" in self.rules:
+            return self.ref("pivot_statement")
+        ref, kw = self.ref, self.keyword
+        alias = opt(seq(kw("AS"), ref("ident")))
+        source = alt(seq(ref("table_name"), alias), seq(self.parens(ref("query")), alias))
+        values = seq(kw("IN"), self.parens(self.separated(ref("expr"))))
+        on = seq(kw("ON"), self.separated(seq(ref("bitwise"), opt(values))))
+        using = seq(kw("USING"), self.separated(seq(ref("function_call"), alias)))
+        group = seq(self.phrase("GROUP", "BY"), ref("group_by"))
+        return self.rule("pivot_statement", seq(kw("PIVOT"), source, on, opt(using), opt(group)))
+
+    def duckdb_ctes(self, body: Expr) -> list[Expr]:
+        """``WITH 'x' AS (...)`` and ``WITH p AS (PIVOT ...)``."""
+        out: list[Expr] = []
+        if self.has("string_cte_name"):
+            out.append(seq(Ref("STRING"), body))
+        if self.has("pivot_statement") and self.any_calls():
+            pivot = self.parens(self.pivot_statement())
+            out.append(seq(self.ref("ident"), self.keyword("AS"), pivot))
+        return out
+
+    def duckdb_joins(self, primary: Expr) -> list[Expr]:
+        """``a POSITIONAL JOIN b``."""
+        if not self.has("positional_join"):
+            return []
+        return [seq(self.keyword("POSITIONAL", "JOIN"), primary)]

@@ -29,6 +29,21 @@ DUCKDB_PROBES: dict[str, str] = {
     "string_table_name": "SELECT * FROM 'x.y' AS t",
     # FROM x: t, a prefix alias of a table (sqlglot writes t AS x).
     "table_prefix_alias": "SELECT * FROM x: t, y: (SELECT 1), z: f(1)",
+    # FROM (VALUES (1, 'a')): rows without an alias.
+    "values_unaliased": "SELECT * FROM (VALUES (1, 'a'), (2, 'b')), v: (VALUES (3))",
+    # FROM GLOB('*.csv'): the files matching a pattern (GLOB is also an operator's keyword).
+    "glob_table": "SELECT * FROM GLOB('*') AS g(a), GLOB(x)",
+    # a POSITIONAL JOIN b: rows paired by position.
+    "positional_join": "SELECT * FROM a POSITIONAL JOIN b",
+    # @a: the absolute value of the bitwise expression that follows (sqlglot writes ABS(a)).
+    "abs_operator": "SELECT @a, @(-1) + 1, 1 + @a * 2",
+    # 20_000: digits in groups (sqlglot writes 20000).
+    "grouped_digits": "SELECT 20_000, 1_2_3",
+    # PIVOT t ON c USING SUM(x) GROUP BY g: the pivot statement, as a subquery or a CTE.
+    "pivot_statement": "WITH p AS (PIVOT t ON y IN ('a', 'b'), z USING SUM(q) AS s, MAX(r)"
+    " GROUP BY x) SELECT * FROM (PIVOT (SELECT 1) AS c ON y) AS d, p",
+    # WITH 'x' AS (...): a string naming a CTE.
+    "string_cte_name": "WITH 'x' AS (SELECT 1) SELECT * FROM x",
 }
 """Each construct with the SQL that must read back to the same tree."""
 

@@ -324,6 +324,7 @@ class ExpressionRules(WarehouseRules):
                 string = seq(string, opt(seq(kw("UESCAPE"), Ref("STRING"))))
             literals.append(string)
         literals += self.typed_literals()
+        literals += self.duckdb_literals()
         self.rule("literal", alt(*literals))
         self.calls()
         self.window()

@@ -30,7 +30,8 @@ class QueryRules(WarehouseRules):
                     # back (SELECT a AS a), so a CTE names them: a column list, or AS names.
                     named = seq(self.keyword("AS"), self.parens(self.ref("cte_select")))
                     cte_body = alt(seq(columns, cte_body), named)
-            cte = self.rule("cte", alt(seq(self.ref("ident"), cte_body), *self.warehouse_ctes()))
+            ctes = [*self.warehouse_ctes(), *self.duckdb_ctes(cte_body)]
+            cte = self.rule("cte", alt(seq(self.ref("ident"), cte_body), *ctes))
             with_clause = opt(seq(self.keyword("WITH"), recursive, self.separated(cte)))
         set_ops = []
         for feature, words in (
@@ -362,6 +363,7 @@ class QueryRules(WarehouseRules):
             side = opt(kw("LEFT")) if self.has("left_array_join") else empty()
             joins.append(seq(side, kw("ARRAY"), kw("JOIN"), arrays))
         joins += self.vendor_joins(primary, condition)
+        joins += self.duckdb_joins(primary)
         join = self.rule("join", alt(*joins))
         self.rule("table_item", seq(primary, star(join)))
         later: Expr = ref("table_item")

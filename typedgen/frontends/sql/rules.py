@@ -259,3 +259,12 @@ class RuleBuilder:
 
     def duckdb_tables(self, name_alias: Expr) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def duckdb_ctes(self, body: Expr) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def duckdb_joins(self, primary: Expr) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def duckdb_literals(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
