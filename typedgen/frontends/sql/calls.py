@@ -68,7 +68,7 @@ class CallRules(WarehouseRules):
             opt(
                 seq(
                     self.keyword("FILTER"),
-                    self.parens(self.keyword("WHERE"), self.ref("condition")),
+                    self.parens(self.filter_where(), self.ref("condition")),
                 )
             )
             if self.has("filter")
@@ -164,8 +164,9 @@ class CallRules(WarehouseRules):
                 # ROWS BETWEEN a + 1 PRECEDING, RANGE BETWEEN INTERVAL '1' DAY PRECEDING
                 offset = alt(kw("PRECEDING"), kw("FOLLOWING"))
                 bound = alt(bound, seq(ref("bitwise"), offset))
+            units = [kw("ROWS"), kw("RANGE"), *([kw("GROUPS")] if self.has("frame_groups") else [])]
             frame = seq(
-                alt(kw("ROWS"), kw("RANGE")),
+                alt(*units),
                 alt(bound, seq(kw("BETWEEN"), bound, kw("AND"), bound)),
             )
             spec.append(opt(frame))

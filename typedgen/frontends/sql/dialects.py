@@ -177,7 +177,8 @@ _define(
     include_features=_PG_LIKE
     | {"historical_at", "historical_after_alias"}
     | DUCKDB_NATIVE
-    | DUCKDB_SYNTAX,
+    | DUCKDB_SYNTAX
+    | {"at_time_zone"},
     exclude_features=frozenset({"shift"}),
 )
 # Snowflake's time travel, AT (TIMESTAMP => x) / BEFORE (...), which sqlglot's base parser

@@ -11,7 +11,7 @@ nothing where the dialect lacks it.
 from __future__ import annotations
 
 from typedgen.frontends.sql.lexicon import basic_terminal
-from typedgen.frontends.sql.rules import RuleBuilder, alt, opt, seq
+from typedgen.frontends.sql.rules import RuleBuilder, alt, empty, opt, seq
 from typedgen.ir.grammar import Rule
 from typedgen.ir.nodes import CharClass, Expr, Lit, Ref, Repeat
 
@@ -54,6 +54,9 @@ class DuckdbRules(RuleBuilder):
             out.append(seq(kw("COLUMNS"), self.parens(self.modified_star())))
         if self.has("abs_operator"):  # sqlglot reads a bitwise operand after it
             out.append(seq(punct("@"), ref("bitwise")))
+        if self.has("interval_bare_read") and not self.has("interval_bare"):
+            # INTERVAL '1 quarter': sqlglot splits the unit off a number's string.
+            out.append(seq(kw("INTERVAL"), Ref("STRING")))
         return out
 
     def duckdb_literals(self) -> list[Expr]:
@@ -77,6 +80,11 @@ class DuckdbRules(RuleBuilder):
 
     def any_calls(self) -> bool:
         raise NotImplementedError  # pragma: no cover - VendorRules
+
+    def filter_where(self) -> Expr:
+        """``WHERE`` in ``FILTER (WHERE c)``; optional where the dialect reads ``FILTER (c)``."""
+        where = self.keyword("WHERE")
+        return opt(where) if self.has("filter_bare") else where
 
     def duckdb_unary(self) -> list[Expr]:
         """``*COLUMNS('re')``: the matching columns spread (as a whole operand: sqlglot reads
@@ -122,6 +130,9 @@ class DuckdbRules(RuleBuilder):
             out.append(seq(glob, opt(alias_columns)))
         if self.has("pivot_statement") and self.any_calls():
             out.append(seq(self.parens(self.pivot_statement()), opt(name_alias)))
+        if self.has("describe_table"):
+            described = alt(ref("table_name"), ref("query"))
+            out.append(seq(self.parens(kw("DESCRIBE"), described), opt(name_alias)))
         if self.has("table_prefix_alias"):
             tables: list[Expr] = [ref("table_name"), self.parens(ref("query")), *values]
             if self.has("string_table_name"):
@@ -154,8 +165,44 @@ class DuckdbRules(RuleBuilder):
             out.append(seq(self.ref("ident"), self.keyword("AS"), pivot))
         return out
 
-    def duckdb_joins(self, primary: Expr) -> list[Expr]:
-        """``a POSITIONAL JOIN b``."""
-        if not self.has("positional_join"):
+    def duckdb_joins(self, primary: Expr, condition: Expr) -> list[Expr]:
+        """``a POSITIONAL JOIN b``, ``a ASOF [LEFT|RIGHT] JOIN b ON a.t >= b.t``."""
+        kw = self.keyword
+        out: list[Expr] = []
+        if self.has("positional_join"):
+            out.append(seq(kw("POSITIONAL", "JOIN"), primary))
+        if self.has("asof_join"):
+            side = opt(alt(kw("LEFT"), kw("RIGHT")))
+            out.append(seq(kw("ASOF"), side, kw("JOIN"), primary, condition))
+        return out
+
+    def cte_keys(self) -> list[Expr]:
+        """``t(a) USING KEY (a) AS (...)``: the key of a recursive CTE."""
+        if not self.has("cte_using_key"):
             return []
-        return [seq(self.keyword("POSITIONAL", "JOIN"), primary)]
+        keys = self.parens(self.separated(self.ref("ident")))
+        return [opt(seq(self.keyword("USING", "KEY"), keys))]
+
+    def duckdb_sample(self) -> Expr | None:
+        """``TABLESAMPLE [BERNOULLI|SYSTEM] (10 PERCENT|%)``, ``TABLESAMPLE [RESERVOIR]
+        (20 ROWS)`` [``REPEATABLE (1)``]: a method other than RESERVOIR with ROWS comes back
+        as RESERVOIR, and a size without a unit is not offered."""
+        if not self.has("tablesample_method"):
+            return None
+        kw, punct = self.keyword, self.punct
+        size = alt(Ref("INTEGER"), Ref("DECIMAL"))
+        percent = self.parens(size, alt(punct("%"), kw("PERCENT")))
+        rows = self.parens(size, kw("ROWS"))
+        methods = opt(alt(kw("BERNOULLI"), kw("SYSTEM"), kw("RESERVOIR")))
+        sized = alt(seq(methods, percent), seq(opt(kw("RESERVOIR")), rows))
+        repeat = opt(seq(kw("REPEATABLE"), self.parens(Ref("INTEGER"))))
+        return seq(kw("TABLESAMPLE"), sized, repeat)
+
+    def pivot_tails(self) -> tuple[Expr, Expr, list[Expr]]:
+        """DuckDB's ``PIVOT(SUM(a) AS s, FOR b IN c GROUP BY d)``: the comma before ``FOR``,
+        the grouping after the values, and values named by an (enum) type."""
+        if not self.has("pivot_extras"):
+            return empty(), empty(), []
+        comma = opt(self.punct(","))
+        group = opt(seq(self.phrase("GROUP", "BY"), self.separated(self.ref("expr"))))
+        return comma, group, [self.ref("ident")]

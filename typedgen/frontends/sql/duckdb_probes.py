@@ -44,6 +44,27 @@ DUCKDB_PROBES: dict[str, str] = {
     " GROUP BY x) SELECT * FROM (PIVOT (SELECT 1) AS c ON y) AS d, p",
     # WITH 'x' AS (...): a string naming a CTE.
     "string_cte_name": "WITH 'x' AS (SELECT 1) SELECT * FROM x",
+    # WITH RECURSIVE t(a) USING KEY (a) AS (...): a recursive CTE keyed on columns.
+    "cte_using_key": "WITH RECURSIVE t(a) USING KEY (a) AS (SELECT 1), u USING KEY (b, c) AS"
+    " (SELECT 2) SELECT 1",
+    # a ASOF [LEFT] JOIN b ON a.t >= b.t: the nearest match.
+    "asof_join": "SELECT * FROM a ASOF JOIN b ON a.x >= b.x ASOF LEFT JOIN c USING (x)",
+    # TABLESAMPLE RESERVOIR (20%) after a table, an alias or a subquery's alias (sqlglot writes
+    # the method and PERCENT out: the same tree).
+    "tablesample_method": "SELECT * FROM a TABLESAMPLE RESERVOIR (20%), b AS x TABLESAMPLE"
+    " (1 ROWS), (SELECT 1) AS c TABLESAMPLE SYSTEM (10 PERCENT) REPEATABLE (1)",
+    # PIVOT(SUM(a) AS s, FOR b IN c GROUP BY d): a comma before FOR, values named by an enum
+    # type, the grouping inside.
+    "pivot_extras": "SELECT * FROM t PIVOT(SUM(a) AS s, FOR b IN c GROUP BY d, e),"
+    " u PIVOT(MAX(a) FOR b IN (1) GROUP BY d)",
+    # (DESCRIBE t): a table's description as a subquery.
+    "describe_table": "SELECT * FROM (DESCRIBE t), (DESCRIBE SELECT 1) AS d",
+    # SUM(x) FILTER (x = 1): a filter without WHERE (sqlglot writes it in).
+    "filter_bare": "SELECT SUM(x) FILTER (x = 1), COUNT(*) FILTER (y)",
+    # GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW: a frame of peer groups.
+    "frame_groups": "SELECT SUM(x) OVER (ORDER BY x GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW)",
+    # INTERVAL '1 quarter': the unit inside the string (sqlglot writes INTERVAL '1' QUARTER).
+    "interval_bare_read": "SELECT INTERVAL '1 quarter', INTERVAL '1 day 2 hours'",
 }
 """Each construct with the SQL that must read back to the same tree."""
 

@@ -24,7 +24,7 @@ class QueryRules(WarehouseRules):
             if self.has("cte_columns"):
                 columns = self.parens(self.separated(self.ref("ident")))
                 if self.has("cte_unaliased"):
-                    cte_body = seq(opt(columns), cte_body)
+                    cte_body = seq(opt(columns), *self.cte_keys(), cte_body)
                 else:
                     # T-SQL: sqlglot names a CTE's unnamed columns when it writes the query
                     # back (SELECT a AS a), so a CTE names them: a column list, or AS names.
@@ -292,6 +292,10 @@ class QueryRules(WarehouseRules):
             derived_alias = opt(derived_alias)
         derived = seq(self.parens(ref("query")), derived_alias, *self.sample_suffix())
         named: list[Expr] = [seq(opt(table_alias), self.table_hints())]
+        sample = self.duckdb_sample()
+        if sample is not None:  # t [AS a] TABLESAMPLE RESERVOIR (20%), (...) AS s TABLESAMPLE
+            named.append(seq(opt(table_alias), sample))
+            derived = seq(derived, opt(sample))
         named += self.table_samples()
         named += self.vendor_samples(table_alias)
         pivots = self.pivots()
@@ -363,7 +367,7 @@ class QueryRules(WarehouseRules):
             side = opt(kw("LEFT")) if self.has("left_array_join") else empty()
             joins.append(seq(side, kw("ARRAY"), kw("JOIN"), arrays))
         joins += self.vendor_joins(primary, condition)
-        joins += self.duckdb_joins(primary)
+        joins += self.duckdb_joins(primary, condition)
         join = self.rule("join", alt(*joins))
         self.rule("table_item", seq(primary, star(join)))
         later: Expr = ref("table_item")
@@ -649,12 +653,15 @@ class QueryRules(WarehouseRules):
             aggregation: Expr = ref("call")
             if self.has("pivot_any_value"):  # Spark: PIVOT(SUM(a) AS s, 'x' AS y FOR ...)
                 aggregation = alt(aggregation, ref("expr"))
+            comma, group, in_names = self.pivot_tails()
             body = seq(
                 self.separated(seq(aggregation, opt(seq(kw("AS"), ref("ident"))))),
+                comma,
                 kw("FOR"),
                 ref("column_ref"),
                 kw("IN"),
-                alt(self.parens(self.separated(value)), *self.pivot_in_lists()),
+                alt(self.parens(self.separated(value)), *self.pivot_in_lists(), *in_names),
+                group,
             )
             out.append(
                 seq(kw("PIVOT"), self.parens(body), alias if self.has("pivot_alias") else empty())

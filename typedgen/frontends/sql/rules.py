@@ -263,8 +263,20 @@ class RuleBuilder:
     def duckdb_ctes(self, body: Expr) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - DuckdbRules
 
-    def duckdb_joins(self, primary: Expr) -> list[Expr]:
+    def duckdb_joins(self, primary: Expr, condition: Expr) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def cte_keys(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def duckdb_sample(self) -> Expr | None:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def pivot_tails(self) -> tuple[Expr, Expr, list[Expr]]:
         raise NotImplementedError  # pragma: no cover - DuckdbRules
 
     def duckdb_literals(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def filter_where(self) -> Expr:
         raise NotImplementedError  # pragma: no cover - DuckdbRules
