@@ -81,6 +81,23 @@ class DuckdbRules(RuleBuilder):
     def any_calls(self) -> bool:
         raise NotImplementedError  # pragma: no cover - VendorRules
 
+    def column_aggregates(self) -> list[Expr]:
+        """``BIT_OR(a)``: aggregates sqlglot reads with a column or a number (a string, or an
+        expression of a string's type, comes back cast)."""
+        if not self.has("column_aggregates"):
+            return []
+        wanted = self.options.functions
+        names = [
+            n
+            for n in self.tables.warehouse.column_aggregates
+            if wanted is None or n.upper() in wanted
+        ]
+        if not names or not self.any_calls():
+            return []
+        arg = alt(self.ref("column_ref"), Ref("INTEGER"))
+        tails = (self.filter_clause, self.over_clause)
+        return [seq(alt(*(self.keyword(n) for n in names)), self.parens(arg), *tails)]
+
     def filter_where(self) -> Expr:
         """``WHERE`` in ``FILTER (WHERE c)``; optional where the dialect reads ``FILTER (c)``."""
         where = self.keyword("WHERE")

@@ -8,7 +8,10 @@ sqlglot's base parser reads nearly all of these in every dialect (``FROM t SELEC
 
 from __future__ import annotations
 
-__all__ = ["DUCKDB_PROBES", "DUCKDB_SYNTAX"]
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["DUCKDB_PROBES", "DUCKDB_SYNTAX", "column_aggregates"]
 
 DUCKDB_PROBES: dict[str, str] = {
     # FROM-first queries: FROM t [SELECT ...] (sqlglot writes them SELECT-first).
@@ -65,8 +68,32 @@ DUCKDB_PROBES: dict[str, str] = {
     "frame_groups": "SELECT SUM(x) OVER (ORDER BY x GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW)",
     # INTERVAL '1 quarter': the unit inside the string (sqlglot writes INTERVAL '1' QUARTER).
     "interval_bare_read": "SELECT INTERVAL '1 quarter', INTERVAL '1 day 2 hours'",
+    # BIT_OR(a): aggregates of a column or a number only (sqlglot writes a string argument
+    # as a CAST, so the ordinary arity probe refuses them); see column_aggregates.
+    "column_aggregates": "SELECT BIT_OR(a), BIT_AND(t.b), BIT_XOR(1) FROM t",
 }
 """Each construct with the SQL that must read back to the same tree."""
 
 DUCKDB_SYNTAX: frozenset[str] = frozenset(DUCKDB_PROBES)
 """The features of :data:`DUCKDB_PROBES`: all read probes, and all dialect-specific."""
+
+
+def column_aggregates(
+    dialect: Any, round_trips: Callable[[str, Any], bool], known: frozenset[str]
+) -> tuple[str, ...]:
+    """sqlglot's aggregates of one argument that round-trip with a column or a number but not
+    with a string (DuckDB's ``BIT_OR('a')`` comes back as ``BIT_OR(CAST('a' AS INT))``)."""
+    from sqlglot import exp
+
+    builders = getattr(dialect.parser_class, "FUNCTIONS", {}) or {}
+    out: list[str] = []
+    for name in sorted(known):
+        cls = getattr(builders.get(name), "__self__", None) or exp.FUNCTION_BY_NAME.get(name)
+        if not (isinstance(cls, type) and issubclass(cls, exp.AggFunc)):
+            continue
+        if round_trips(f"SELECT {name}('a')", dialect):
+            continue  # an ordinary function (the arity probe has it)
+        values = ("x", "1", "t.y")
+        if all(round_trips(f"SELECT {name}({v}) FROM t", dialect) for v in values):
+            out.append(name)
+    return tuple(out)
