@@ -246,7 +246,7 @@ class CallRules(WarehouseRules):
             # sqlglot parses any other name(args) as an anonymous function (a UDF, or one it
             # does not model): only with functions="any", since a small model otherwise
             # invents functions the database does not have.
-            arg: Expr = ref("expr")
+            arg: Expr = alt(ref("expr"), *self.star_arguments())
             if self.has("named_argument"):
                 arg = alt(arg, seq(Ref("IDENT"), self.punct("=>"), ref("expr")))
             args = self.separated(arg)

@@ -148,8 +148,8 @@ class DuckdbRules(RuleBuilder):
         if self.has("pivot_statement") and self.any_calls():
             out.append(seq(self.parens(self.pivot_statement()), opt(name_alias)))
         if self.has("describe_table"):
-            described = alt(ref("table_name"), ref("query"))
-            out.append(seq(self.parens(kw("DESCRIBE"), described), opt(name_alias)))
+            described = self.parens(kw("DESCRIBE"), ref("table_name"))
+            out.append(seq(described, opt(name_alias)))
         if self.has("table_prefix_alias"):
             tables: list[Expr] = [ref("table_name"), self.parens(ref("query")), *values]
             if self.has("string_table_name"):

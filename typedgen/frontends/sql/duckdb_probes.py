@@ -61,7 +61,7 @@ DUCKDB_PROBES: dict[str, str] = {
     "pivot_extras": "SELECT * FROM t PIVOT(SUM(a) AS s, FOR b IN c GROUP BY d, e),"
     " u PIVOT(MAX(a) FOR b IN (1) GROUP BY d)",
     # (DESCRIBE t): a table's description as a subquery.
-    "describe_table": "SELECT * FROM (DESCRIBE t), (DESCRIBE SELECT 1) AS d",
+    "describe_table": "SELECT * FROM (DESCRIBE t), (DESCRIBE s.u) AS d",
     # SUM(x) FILTER (x = 1): a filter without WHERE (sqlglot writes it in).
     "filter_bare": "SELECT SUM(x) FILTER (x = 1), COUNT(*) FILTER (y)",
     # GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW: a frame of peer groups.

@@ -247,7 +247,7 @@ def _round_trips(sql: str, dialect: Any, *, exact: bool = True) -> bool:
     (case and spacing aside) without an "unsupported" warning, and reads that back to the same
     tree. Syntax sqlglot only *transpiles* (``x::INT`` in SQLite becomes ``CAST``) fails."""
     import sqlglot
-    from sqlglot.errors import ErrorLevel, SqlglotError
+    from sqlglot.errors import ErrorLevel
 
     try:
         tree = sqlglot.parse_one(sql, read=dialect)
@@ -255,9 +255,7 @@ def _round_trips(sql: str, dialect: Any, *, exact: bool = True) -> bool:
         if exact and _squash(text) != _squash(sql):
             return False
         return bool(sqlglot.parse_one(text, read=dialect) == tree)
-    except (SqlglotError, ValueError, TypeError, AttributeError, KeyError, IndexError):
-        return False
-    except RecursionError:  # pragma: no cover - defensive
+    except Exception:  # sqlglot's errors, and its writers' failed assertions (FROM (PIVOT ...))
         return False
 
 
