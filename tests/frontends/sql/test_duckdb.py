@@ -71,6 +71,7 @@ REFUSED = [
     # a[1::2] lexes as a cast; a[:b] reads :b as a parameter; *COLUMNS(...) takes no postfix.
     ("SELECT a[1:2:2]", "SELECT a[1::2]"),
     ("SELECT a[:-:1]", "SELECT a[:b:1]"),
+    ("SELECT a[:2], a[:-1], a[:(b)], a[b:], a[:]", "SELECT a[:b]"),
     ("SELECT *COLUMNS(x)", "SELECT *COLUMNS(x)::INT"),
     # BIT_OR('a') comes back as BIT_OR(CAST('a' AS INT)); SYSTEM with ROWS as RESERVOIR.
     ("SELECT BIT_OR(a)", "SELECT BIT_OR('a')"),

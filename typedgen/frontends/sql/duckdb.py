@@ -111,6 +111,19 @@ class DuckdbRules(RuleBuilder):
         inner = alt(self.modified_star(), self.ref("expr"))
         return [seq(self.punct("*"), self.keyword("COLUMNS"), self.parens(inner))]
 
+    def slices(self) -> Expr:
+        """``a[1:2]``, and ``a[:2]``, ``a[1:]``, ``a[:]`` where those round-trip. After ``[:``
+        sqlglot reads a name as a parameter (``a[:b]`` is ``a[$b]``), so an end without a start
+        is a number or a parenthesised expression."""
+        ref, punct = self.ref, self.punct
+        forms: list[Expr] = [seq(ref("expr"), punct(":"), ref("expr"))]
+        if self.has("slice_open"):
+            end = alt(
+                seq(opt(punct("-")), alt(Ref("INTEGER"), Ref("DECIMAL"))), self.parens(ref("expr"))
+            )
+            forms += [seq(ref("expr"), punct(":")), seq(punct(":"), opt(end))]
+        return seq(punct("["), alt(*forms), punct("]"))
+
     def duckdb_postfix(self) -> list[Expr]:
         """``a[1:2:3]``, ``a[:-:-1]`` (a ``-`` for the default end): a slice with a step
         (sqlglot reads the step as a unary operand). The end is never left out before the

@@ -237,8 +237,7 @@ class ExpressionRules(WarehouseRules):
         if self.has("subscript"):
             postfix.append(seq(punct("["), ref("expr"), punct("]")))
             if self.has("slice"):  # a[1:2], and a[:2], a[1:] where those round-trip
-                bound = opt(ref("expr")) if self.has("slice_open") else ref("expr")
-                postfix.append(seq(punct("["), bound, punct(":"), bound, punct("]")))
+                postfix.append(self.slices())
         postfix += self.duckdb_postfix()
         if postfix:
             self.rule("postfix", seq(ref("primary"), star(alt(*postfix))))

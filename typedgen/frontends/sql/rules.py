@@ -281,5 +281,8 @@ class RuleBuilder:
     def filter_where(self) -> Expr:
         raise NotImplementedError  # pragma: no cover - DuckdbRules
 
+    def slices(self) -> Expr:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
     def column_aggregates(self) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - DuckdbRules
