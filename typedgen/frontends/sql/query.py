@@ -337,7 +337,13 @@ class QueryRules(WarehouseRules):
         if self.has("full_join"):
             sides.append(seq(kw("FULL"), outer))
         joins: list[Expr] = [
-            seq(opt(kw("INNER")), kw("JOIN"), primary, opt(condition)),
+            seq(kw("JOIN"), primary, opt(condition)),
+            # DuckDB writes a INNER JOIN b (no condition) as a, b: another tree.
+            seq(
+                kw("INNER", "JOIN"),
+                primary,
+                opt(condition) if self.has("inner_bare") else condition,
+            ),
             seq(alt(*sides), kw("JOIN"), primary, condition),
         ]
         lateral = self.lateral(derived_alias, name_alias)
