@@ -336,14 +336,12 @@ class QueryRules(WarehouseRules):
             sides.append(seq(kw("RIGHT"), outer))
         if self.has("full_join"):
             sides.append(seq(kw("FULL"), outer))
+        inner = seq(opt(kw("INNER")), kw("JOIN"), primary, opt(condition))
+        if not self.has("inner_bare"):  # DuckDB writes a INNER JOIN b as a, b: another tree
+            bare = seq(kw("JOIN"), primary, opt(condition))
+            inner = alt(bare, seq(kw("INNER", "JOIN"), primary, condition))
         joins: list[Expr] = [
-            seq(kw("JOIN"), primary, opt(condition)),
-            # DuckDB writes a INNER JOIN b (no condition) as a, b: another tree.
-            seq(
-                kw("INNER", "JOIN"),
-                primary,
-                opt(condition) if self.has("inner_bare") else condition,
-            ),
+            inner,
             seq(alt(*sides), kw("JOIN"), primary, condition),
         ]
         lateral = self.lateral(derived_alias, name_alias)
