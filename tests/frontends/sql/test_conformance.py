@@ -100,7 +100,7 @@ DIALECT_FLOORS = {
     "mysql": 0.81,
     "bigquery": 0.66,
     "snowflake": 0.82,
-    "duckdb": 0.64,
+    "duckdb": 0.85,
     "tsql": 0.69,
     "spark": 0.87,
     "oracle": 0.59,

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from typedgen.errors import UnsupportedFeatureError
 from typedgen.frontends.sql.calls import CallRules
+from typedgen.frontends.sql.duckdb import DuckdbRules
 from typedgen.frontends.sql.expressions import ExpressionRules
 from typedgen.frontends.sql.query import QueryRules
 from typedgen.frontends.sql.rules import GrammarOptions, SchemaNames, alt, empty, opt, seq
@@ -29,7 +30,15 @@ __all__ = ["STATEMENTS", "GrammarOptions", "SchemaNames", "build_sql_grammar"]
 STATEMENTS = ("select", "insert", "update", "delete", "merge", "create_table", "create_view")
 
 
-class _Builder(QueryRules, CallRules, ExpressionRules, StatementRules, TerminalRules, VendorRules):
+class _Builder(
+    QueryRules,
+    CallRules,
+    ExpressionRules,
+    StatementRules,
+    TerminalRules,
+    VendorRules,
+    DuckdbRules,
+):
     def build(self) -> Grammar:
         self.lex.phrase_gap = self.whitespace()
         query = self.query()
@@ -62,6 +71,7 @@ class _Builder(QueryRules, CallRules, ExpressionRules, StatementRules, TerminalR
         warehouse_terminals_ = self.warehouse_terminals(classes)
         self.role_rules(classes, by_role)
         terminals = [*word_rules, *warehouse_terminals_, *self.fixed_terminals()]
+        terminals += self.duckdb_terminals()
         reserved = [*reserved_words, *self.reserved_terminals()]
         ignore = ("WS", "COMMENT") if any(t.name == "COMMENT" for t in terminals) else ("WS",)
         names = ["statement", *ignore, *(r.name for r in reserved)]

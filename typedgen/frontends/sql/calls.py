@@ -68,7 +68,7 @@ class CallRules(WarehouseRules):
             opt(
                 seq(
                     self.keyword("FILTER"),
-                    self.parens(self.keyword("WHERE"), self.ref("condition")),
+                    self.parens(self.filter_where(), self.ref("condition")),
                 )
             )
             if self.has("filter")
@@ -164,8 +164,9 @@ class CallRules(WarehouseRules):
                 # ROWS BETWEEN a + 1 PRECEDING, RANGE BETWEEN INTERVAL '1' DAY PRECEDING
                 offset = alt(kw("PRECEDING"), kw("FOLLOWING"))
                 bound = alt(bound, seq(ref("bitwise"), offset))
+            units = [kw("ROWS"), kw("RANGE"), *([kw("GROUPS")] if self.has("frame_groups") else [])]
             frame = seq(
-                alt(kw("ROWS"), kw("RANGE")),
+                alt(*units),
                 alt(bound, seq(kw("BETWEEN"), bound, kw("AND"), bound)),
             )
             spec.append(opt(frame))
@@ -245,7 +246,7 @@ class CallRules(WarehouseRules):
             # sqlglot parses any other name(args) as an anonymous function (a UDF, or one it
             # does not model): only with functions="any", since a small model otherwise
             # invents functions the database does not have.
-            arg: Expr = ref("expr")
+            arg: Expr = alt(ref("expr"), *self.star_arguments())
             if self.has("named_argument"):
                 arg = alt(arg, seq(Ref("IDENT"), self.punct("=>"), ref("expr")))
             args = self.separated(arg)
@@ -342,8 +343,8 @@ class CallRules(WarehouseRules):
         argument, or of the counts in ``many``; ``ORDER BY`` last after the counts in
         ``ordered``; each argument optionally ``AS name`` where ``aliased``)."""
         expr: Expr = self.ref("expr")
-        if self.lambdas():
-            expr = alt(expr, *self.lambdas())
+        if self.lambdas() or self.star_arguments():
+            expr = alt(expr, *self.lambdas(), *self.star_arguments())
         if aliased:
             expr = seq(expr, opt(seq(self.keyword("AS"), self.ref("as_name"))))
         first = seq(self.distinct, expr) if aggregate else None

@@ -19,6 +19,7 @@ import difflib
 from typing import ClassVar
 
 from typedgen.errors import UnsupportedFeatureError
+from typedgen.frontends.sql.duckdb_probes import DUCKDB_SYNTAX
 from typedgen.frontends.sql.probes import DIALECT_SPECIFIC
 from typedgen.frontends.sql.tables import DialectTables, dialect_tables
 from typedgen.frontends.sql.warehouse_probes import (
@@ -176,7 +177,11 @@ for _name in ("materialize", "risingwave", "redshift"):
 # a = (b >> c), a LIKE (b >> c): another tree; a random walk found it), so no shifts there.
 _define(
     "duckdb",
-    include_features=_PG_LIKE | {"historical_at", "historical_after_alias"} | DUCKDB_NATIVE,
+    include_features=_PG_LIKE
+    | {"historical_at", "historical_after_alias"}
+    | DUCKDB_NATIVE
+    | DUCKDB_SYNTAX
+    | {"at_time_zone"},
     exclude_features=frozenset({"shift"}),
 )
 # Snowflake's time travel, AT (TIMESTAMP => x) / BEFORE (...), which sqlglot's base parser

@@ -222,7 +222,7 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
         operand: Expr = ref("postfix")
         if self.has("at_time_zone"):  # sqlglot reads the zone as a unary operand
             operand = seq(operand, opt(seq(self.keyword("AT", "TIME", "ZONE"), ref("unary"))))
-        self.rule("unary", alt(seq(alt(*signs), ref("unary")), operand))
+        self.rule("unary", alt(seq(alt(*signs), ref("unary")), operand, *self.duckdb_unary()))
         cast_op = (
             self.options.cast_operator
             if self.options.cast_operator is not None
@@ -240,8 +240,8 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
         if self.has("subscript"):
             postfix.append(seq(punct("["), ref("expr"), punct("]")))
             if self.has("slice"):  # a[1:2], and a[:2], a[1:] where those round-trip
-                bound = opt(ref("expr")) if self.has("slice_open") else ref("expr")
-                postfix.append(seq(punct("["), bound, punct(":"), bound, punct("]")))
+                postfix.append(self.slices())
+        postfix += self.duckdb_postfix()
         if postfix:
             self.rule("postfix", seq(ref("primary"), star(alt(*postfix))))
         else:
@@ -306,6 +306,7 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
         primaries += self.vendor_primaries()
         primaries += self.placeholders()
         primaries += self.query_parameters()
+        primaries += self.duckdb_primaries()
         # Functions written without parentheses, where they round-trip (sqlglot's
         # NO_PAREN_FUNCTIONS: 'WHERE placed > CURRENT_DATE').
         niladic = ("current_date", "current_time", "current_timestamp", "current_user")
@@ -325,6 +326,7 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
                 string = seq(string, opt(seq(kw("UESCAPE"), Ref("STRING"))))
             literals.append(string)
         literals += self.typed_literals()
+        literals += self.duckdb_literals()
         self.rule("literal", alt(*literals))
         self.calls()
         self.window()

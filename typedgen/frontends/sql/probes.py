@@ -4,6 +4,7 @@ dialect for the feature to be on there."""
 
 from __future__ import annotations
 
+from typedgen.frontends.sql.duckdb_probes import DUCKDB_PROBES, DUCKDB_SYNTAX
 from typedgen.frontends.sql.postgres_mysql_probes import (
     PG_MYSQL_PROBES,
     PG_MYSQL_READ,
@@ -437,3 +438,7 @@ DIALECT_SPECIFIC = DIALECT_SPECIFIC | WAREHOUSE_SPECIFIC
 FEATURE_PROBES.update(PG_MYSQL_PROBES)
 READ_FEATURES = READ_FEATURES | PG_MYSQL_READ
 DIALECT_SPECIFIC = DIALECT_SPECIFIC | PG_MYSQL_SPECIFIC
+# Round 6: DuckDB's own syntax (FROM-first queries, COLUMNS(*), slices with a step...).
+FEATURE_PROBES.update(DUCKDB_PROBES)
+READ_FEATURES = READ_FEATURES | frozenset(DUCKDB_PROBES)
+DIALECT_SPECIFIC = DIALECT_SPECIFIC | DUCKDB_SYNTAX

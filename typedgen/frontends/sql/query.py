@@ -25,13 +25,14 @@ class QueryRules(WarehouseRules, PgMysqlRules):
             if self.has("cte_columns"):
                 columns = self.parens(self.separated(self.ref("ident")))
                 if self.has("cte_unaliased"):
-                    cte_body = seq(opt(columns), cte_body)
+                    cte_body = seq(opt(columns), *self.cte_keys(), cte_body)
                 else:
                     # T-SQL: sqlglot names a CTE's unnamed columns when it writes the query
                     # back (SELECT a AS a), so a CTE names them: a column list, or AS names.
                     named = seq(self.keyword("AS"), self.parens(self.ref("cte_select")))
                     cte_body = alt(seq(columns, cte_body), named)
-            cte = self.rule("cte", alt(seq(self.ref("ident"), cte_body), *self.warehouse_ctes()))
+            ctes = [*self.warehouse_ctes(), *self.duckdb_ctes(cte_body)]
+            cte = self.rule("cte", alt(seq(self.ref("ident"), cte_body), *ctes))
             with_clause = opt(seq(self.keyword("WITH"), recursive, self.separated(cte)))
         set_ops = []
         for feature, words in (
@@ -200,6 +201,7 @@ class QueryRules(WarehouseRules, PgMysqlRules):
         if self.tables.operation_modifiers:  # MySQL: SELECT HIGH_PRIORITY SQL_NO_CACHE ...
             head.append(star(alt(*(kw(w) for w in self.tables.operation_modifiers))))
         forms = [seq(*head, top, *self.select_as(), *clauses)]
+        forms += self.from_first(seq(*head), self.separated(item), clauses[1:])
         self.rule("select_core", alt(*forms))
         if self.has("cte_columns") and not self.has("cte_unaliased"):
             # Where sqlglot names a CTE's unnamed columns when it writes the query back
@@ -291,6 +293,10 @@ class QueryRules(WarehouseRules, PgMysqlRules):
             derived_alias = opt(derived_alias)
         derived = seq(self.parens(ref("query")), derived_alias, *self.sample_suffix())
         named: list[Expr] = [seq(opt(table_alias), self.table_hints())]
+        sample = self.duckdb_sample()
+        if sample is not None:  # t [AS a] TABLESAMPLE RESERVOIR (20%), (...) AS s TABLESAMPLE
+            named.append(seq(opt(table_alias), sample))
+            derived = seq(derived, opt(sample))
         named += self.table_samples()
         named += self.vendor_samples(table_alias)
         pivots = self.pivots()
@@ -312,6 +318,7 @@ class QueryRules(WarehouseRules, PgMysqlRules):
             primaries.append(seq(self.parens(ref("query")), alt(*pivots)))  # (SELECT ...) PIVOT
         primaries += self.vendor_tables(name_alias, columns)
         primaries += self.warehouse_primaries(name_alias, table_alias)
+        primaries += self.duckdb_tables(name_alias)
         if self.has("paren_table") and self.has("paren_table_bare"):
             # (t1 JOIN t2 ON ...) AS s: a named table or another such group first (Spark
             # writes a parenthesised UNNEST back as EXPLODE, T-SQL names a subquery's columns).
@@ -330,8 +337,12 @@ class QueryRules(WarehouseRules, PgMysqlRules):
             sides.append(seq(kw("RIGHT"), outer))
         if self.has("full_join"):
             sides.append(seq(kw("FULL"), outer))
+        inner = seq(opt(kw("INNER")), kw("JOIN"), primary, opt(condition))
+        if not self.has("inner_bare"):  # DuckDB writes a INNER JOIN b as a, b: another tree
+            bare = seq(kw("JOIN"), primary, opt(condition))
+            inner = alt(bare, seq(kw("INNER", "JOIN"), primary, condition))
         joins: list[Expr] = [
-            seq(opt(kw("INNER")), kw("JOIN"), primary, opt(condition)),
+            inner,
             seq(alt(*sides), kw("JOIN"), primary, condition),
         ]
         lateral = self.lateral(derived_alias, name_alias)
@@ -361,6 +372,7 @@ class QueryRules(WarehouseRules, PgMysqlRules):
             side = opt(kw("LEFT")) if self.has("left_array_join") else empty()
             joins.append(seq(side, kw("ARRAY"), kw("JOIN"), arrays))
         joins += self.vendor_joins(primary, condition)
+        joins += self.duckdb_joins(primary, condition)
         join = self.rule("join", alt(*joins))
         self.rule("table_item", seq(primary, star(join)))
         later: Expr = ref("table_item")
@@ -647,12 +659,15 @@ class QueryRules(WarehouseRules, PgMysqlRules):
             aggregation: Expr = ref("call")
             if self.has("pivot_any_value"):  # Spark: PIVOT(SUM(a) AS s, 'x' AS y FOR ...)
                 aggregation = alt(aggregation, ref("expr"))
+            comma, group, in_names = self.pivot_tails()
             body = seq(
                 self.separated(seq(aggregation, opt(seq(kw("AS"), ref("ident"))))),
+                comma,
                 kw("FOR"),
                 ref("column_ref"),
                 kw("IN"),
-                alt(self.parens(self.separated(value)), *self.pivot_in_lists()),
+                alt(self.parens(self.separated(value)), *self.pivot_in_lists(), *in_names),
+                group,
             )
             out.append(
                 seq(kw("PIVOT"), self.parens(body), alias if self.has("pivot_alias") else empty())

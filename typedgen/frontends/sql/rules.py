@@ -80,6 +80,7 @@ PUNCT = {
     "!": "BANG",
     "@": "AT",
     "$": "DOLLAR",
+    "#": "HASH",
 }
 """Punctuation and operator symbols the grammar may use, with their terminal names."""
 
@@ -243,3 +244,48 @@ class RuleBuilder:
 
     def unpivot_column(self) -> Expr:
         raise NotImplementedError  # pragma: no cover - VendorRules
+
+    def from_first(self, select: Expr, items: Expr, clauses: list[Expr]) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def duckdb_primaries(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def duckdb_unary(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def duckdb_postfix(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def star_arguments(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def duckdb_tables(self, name_alias: Expr) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def duckdb_ctes(self, body: Expr) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def duckdb_joins(self, primary: Expr, condition: Expr) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def cte_keys(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def duckdb_sample(self) -> Expr | None:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def pivot_tails(self) -> tuple[Expr, Expr, list[Expr]]:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def duckdb_literals(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def filter_where(self) -> Expr:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def slices(self) -> Expr:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def column_aggregates(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules

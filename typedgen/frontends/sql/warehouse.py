@@ -46,6 +46,7 @@ class WarehouseRules(RuleBuilder):
         for name in self.parametric_known():
             self.keyword(name)
         self.inside_calls()  # (registers the words of those calls)
+        self.column_aggregates()
         self.lambdas()
         for word in self.type_constructors():
             self.keyword(word)
@@ -171,6 +172,7 @@ class WarehouseRules(RuleBuilder):
             forms = [seq(self.parens(items(p)), self.parens(items(a))) for p, a in shapes]
             out.append(seq(self.keyword(name), alt(*forms), *tail))
         out += self.inside_calls()
+        out += self.column_aggregates()
         if self.parametric_names():
             some = self.separated(ref("expr"))
             call = seq(Ref(_PARAMETRIC), self.parens(some), opt(self.parens(some)))

@@ -229,6 +229,8 @@ class WarehouseTables:
     probed one by one (``ignore``: ``x IGNORE NULLS``, ``respect``, ``having``: ``x HAVING MAX
     y``, ``limit``: ``x LIMIT 10``, ``order_limit``: ``x ORDER BY y LIMIT 10``)."""
     join_phrases: tuple[tuple[tuple[str, ...], bool, bool], ...] = ()
+    column_aggregates: tuple[str, ...] = ()
+    """Aggregates of one column or number only (``duckdb_probes.column_aggregates``)."""
     """ClickHouse's join phrases before ``JOIN`` (``GLOBAL LEFT ANY``, ``ANY LEFT``) that
     round-trip as the same tree, each with whether it does so with ``ON`` and without a
     condition."""
@@ -462,4 +464,11 @@ def read_warehouse_tables(
     inside: dict[str, tuple[str, ...]] = {}
     if exact is not None and "aggregate_clauses" in features:
         inside = _aggregate_clauses(dialect, exact, aggregates)
-    return WarehouseTables(parametric, modelled, constructors, inner, literals, inside, phrases)
+    columns: tuple[str, ...] = ()
+    if "column_aggregates" in features:
+        from typedgen.frontends.sql.duckdb_probes import column_aggregates
+
+        columns = column_aggregates(dialect, round_trips, known)
+    return WarehouseTables(
+        parametric, modelled, constructors, inner, literals, inside, phrases, columns
+    )
