@@ -17,8 +17,10 @@ from typedgen.frontends.sql.expressions import ExpressionRules
 from typedgen.frontends.sql.query import QueryRules
 from typedgen.frontends.sql.rules import GrammarOptions, SchemaNames, alt, empty, opt, seq
 from typedgen.frontends.sql.statements import StatementRules
+from typedgen.frontends.sql.table_functions import TableFunctionRules
 from typedgen.frontends.sql.tables import DialectTables
 from typedgen.frontends.sql.terminals import TerminalRules
+from typedgen.frontends.sql.tsql_oracle import TsqlOracleRules
 from typedgen.frontends.sql.vendor import VendorRules
 from typedgen.ir.grammar import Grammar
 from typedgen.ir.nodes import Expr
@@ -29,7 +31,16 @@ __all__ = ["STATEMENTS", "GrammarOptions", "SchemaNames", "build_sql_grammar"]
 STATEMENTS = ("select", "insert", "update", "delete", "merge", "create_table", "create_view")
 
 
-class _Builder(QueryRules, CallRules, ExpressionRules, StatementRules, TerminalRules, VendorRules):
+class _Builder(
+    QueryRules,
+    CallRules,
+    ExpressionRules,
+    StatementRules,
+    TerminalRules,
+    VendorRules,
+    TsqlOracleRules,
+    TableFunctionRules,
+):
     def build(self) -> Grammar:
         self.lex.phrase_gap = self.whitespace()
         query = self.query()
@@ -58,10 +69,12 @@ class _Builder(QueryRules, CallRules, ExpressionRules, StatementRules, TerminalR
         self.expressions()
         self.names()
         self.warehouse_words()
+        self.length_types()  # (its words registered before the lexicon is built)
         word_rules, reserved_words, classes, by_role = self.lex.build()
         warehouse_terminals_ = self.warehouse_terminals(classes)
         self.role_rules(classes, by_role)
         terminals = [*word_rules, *warehouse_terminals_, *self.fixed_terminals()]
+        terminals += self.temp_terminals()
         reserved = [*reserved_words, *self.reserved_terminals()]
         ignore = ("WS", "COMMENT") if any(t.name == "COMMENT" for t in terminals) else ("WS",)
         names = ["statement", *ignore, *(r.name for r in reserved)]

@@ -325,6 +325,7 @@ class CallRules(WarehouseRules):
             if formats:
                 format_types.append(data_types[-1])
         data_types += self.warehouse_types()
+        data_types += self.length_types()
         if data_types:
             self.rule("data_type", alt(*data_types))
         if format_types:
@@ -403,9 +404,11 @@ class CallRules(WarehouseRules):
             # Some keywords name a table only in FROM (current_date), or only after a dot
             # (t.null): the first part and the later parts are apart.
             member = seq(self.punct("."), ref("member_name"))
-            self.rule("table_name", alt(ref("table_word"), seq(ref("ident"), Repeat(member, 1))))
+            plain_table = alt(ref("table_word"), seq(ref("ident"), Repeat(member, 1)))
+            self.rule("table_name", alt(plain_table, *self.temp_names()))  # T-SQL's #t
             self.rule("column_name", ref("ident"))
-            self.rule("column_ref", seq(ref("ident"), Repeat(member, 0, 2)))
+            reference = seq(ref("ident"), Repeat(member, 0, 2))
+            self.rule("column_ref", alt(reference, *self.temp_columns()))
             return
         for table in self.options.schema.tables:
             if is_word(table):

@@ -21,6 +21,7 @@ from typing import ClassVar
 from typedgen.errors import UnsupportedFeatureError
 from typedgen.frontends.sql.probes import DIALECT_SPECIFIC
 from typedgen.frontends.sql.tables import DialectTables, dialect_tables
+from typedgen.frontends.sql.tsql_oracle_probes import ORACLE_NATIVE, TSQL_NATIVE
 from typedgen.frontends.sql.warehouse_probes import (
     BIGQUERY_NATIVE,
     CLICKHOUSE_NATIVE,
@@ -148,7 +149,10 @@ for _name in (
     _define(_name)
 # T-SQL's table variables (FROM @v, with placeholders) and DATEPART(day, x), AT TIME ZONE:
 # sqlglot's base parser reads them everywhere.
-_define("tsql", include_features=frozenset({"table_variable", "datepart", "at_time_zone"}))
+_define(
+    "tsql",
+    include_features=frozenset({"table_variable", "datepart", "at_time_zone"}) | TSQL_NATIVE,
+)
 _TYPED_LITERALS: frozenset[str] = frozenset({"date_literal", "timestamp_literal"})
 _PG_LIKE = frozenset({"cast_operator"}) | _TYPED_LITERALS
 # PostgreSQL's a ISNULL / a NOTNULL come back as IS [NOT] NULL (and other dialects read
@@ -193,7 +197,8 @@ _define(
     include_features=_TYPED_LITERALS
     | _CONNECT_BY
     | _XML
-    | {"at_time_zone", "systimestamp", "chr_using", "unique_select"},
+    | {"at_time_zone", "systimestamp", "chr_using", "unique_select"}
+    | ORACLE_NATIVE,
 )
 # Spark's lambdas (TRANSFORM(a, x -> x + 1)), generator columns (POSEXPLODE(x) AS (a, b)) and
 # collations in a type (CAST(a AS STRING COLLATE UTF8_BINARY)): sqlglot's base parser reads

@@ -4,6 +4,12 @@ dialect for the feature to be on there."""
 
 from __future__ import annotations
 
+from typedgen.frontends.sql.tsql_oracle_probes import (
+    ORACLE_NATIVE,
+    TSQL_NATIVE,
+    TSQL_ORACLE_PROBES,
+    TSQL_ORACLE_READ,
+)
 from typedgen.frontends.sql.warehouse_probes import (
     WAREHOUSE_PROBES,
     WAREHOUSE_READ,
@@ -428,3 +434,8 @@ takes ``FORMAT`` (``DialectTables.format_types``)."""
 FEATURE_PROBES.update(WAREHOUSE_PROBES)
 READ_FEATURES = READ_FEATURES | WAREHOUSE_READ
 DIALECT_SPECIFIC = DIALECT_SPECIFIC | WAREHOUSE_SPECIFIC
+
+# Round 6: T-SQL's and Oracle's own constructs (tsql_oracle_probes).
+FEATURE_PROBES.update(TSQL_ORACLE_PROBES)
+READ_FEATURES = READ_FEATURES | TSQL_ORACLE_READ
+DIALECT_SPECIFIC = DIALECT_SPECIFIC | TSQL_NATIVE | ORACLE_NATIVE

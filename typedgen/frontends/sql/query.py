@@ -144,6 +144,7 @@ class QueryRules(WarehouseRules):
                 seq(ref("expr"), opt(ref("alias"))),
                 *self.select_values(),
                 *self.prefix_aliases(),
+                *self.assign_aliases(),
             ),
         )
         mods = self.star_modifiers()
@@ -215,7 +216,8 @@ class QueryRules(WarehouseRules):
         order_item = self.rule(
             "order_item", seq(ref("group_item"), self.direction(), *self.order_fill())
         )
-        self.rule("order_by", seq(self.phrase("ORDER", "BY"), self.separated(order_item)))
+        order = alt(self.phrase("ORDER", "BY"), *self.order_phrases())
+        self.rule("order_by", seq(order, self.separated(order_item)))
         # Output-column aliases may be named in GROUP BY and ORDER BY; in schema-aware mode
         # they are not schema columns, so name them here.
         group_item = [ref("expr")]
@@ -361,7 +363,10 @@ class QueryRules(WarehouseRules):
             joins.append(seq(side, kw("ARRAY"), kw("JOIN"), arrays))
         joins += self.vendor_joins(primary, condition)
         join = self.rule("join", alt(*joins))
-        self.rule("table_item", seq(primary, star(join)))
+        item_forms: list[Expr] = [seq(primary, star(join))]
+        if pivots and self.has("pivot_after_join"):  # Oracle: a JOIN b ON ... PIVOT(...)
+            item_forms.append(seq(primary, Repeat(join, 1), alt(*pivots)))
+        self.rule("table_item", alt(*item_forms))
         later: Expr = ref("table_item")
         if lateral is not None:
             later = alt(later, seq(lateral, star(join)))
@@ -385,7 +390,8 @@ class QueryRules(WarehouseRules):
         kw, ref = self.keyword, self.ref
         hints: list[Expr] = []
         if self.has("table_hint"):
-            hints.append(seq(kw("WITH"), self.parens(self.separated(ref("ident")))))
+            hint = alt(ref("ident"), *self.hint_items())
+            hints.append(seq(kw("WITH"), self.parens(self.separated(hint))))
         if self.has("indexed_by"):
             index = seq(ref("ident"), Repeat(seq(self.punct("."), ref("ident")), 0, 2))
             hints.append(seq(kw("INDEXED"), kw("BY"), index))  # INDEXED BY s.i
@@ -524,6 +530,9 @@ class QueryRules(WarehouseRules):
         if for_clause is not None:
             out.append(for_clause)
         suffix: Expr = opt(alt(*out)) if out else empty()
+        options = self.query_options()
+        if options is not None:  # T-SQL's OPTION(...), after FOR XML
+            suffix = seq(suffix, opt(options))
         if self.has("settings"):
             setting = seq(ref("ident"), self.punct("="), ref("expr"))
             suffix = seq(suffix, opt(seq(kw("SETTINGS"), self.separated(setting))))
@@ -550,6 +559,7 @@ class QueryRules(WarehouseRules):
             named = self.tables.for_named_options
             forms += [seq(kw(word), opt(self.parens(Ref("STRING")))) for word in named]
             kinds.append(seq(kw("FOR"), kw(kind), self.separated(alt(*forms))))
+        kinds += self.for_browse()
         return alt(*kinds) if kinds else None
 
     def lateral(self, derived_alias: Expr, name_alias: Expr) -> Expr | None:
@@ -606,7 +616,7 @@ class QueryRules(WarehouseRules):
             rows = self.separated(self.parens(self.separated(ref("expr"))))
             values = self.parens(kw("VALUES"), rows)
             out.append(seq(values, kw("AS"), ref("ident"), columns))
-        return out
+        return out + self.json_tables(name_alias)
 
     def table_samples(self) -> list[Expr]:
         """``TABLESAMPLE SYSTEM (50)`` and the dialect's other sample forms (after a table)."""
@@ -648,13 +658,14 @@ class QueryRules(WarehouseRules):
             body = seq(
                 self.separated(seq(aggregation, opt(seq(kw("AS"), ref("ident"))))),
                 kw("FOR"),
-                ref("column_ref"),
+                ref("column_ref") if self.has("pivot_qualified") else ref("ident"),
                 kw("IN"),
                 alt(self.parens(self.separated(value)), *self.pivot_in_lists()),
             )
-            out.append(
-                seq(kw("PIVOT"), self.parens(body), alias if self.has("pivot_alias") else empty())
-            )
+            pivot_alias = self.pivot_alias("pivot")
+            if pivot_alias is None:
+                pivot_alias = alias if self.has("pivot_alias") else empty()
+            out.append(seq(kw("PIVOT"), self.parens(body), pivot_alias))
         if self.has("unpivot"):
             body = seq(
                 ref("ident"),
@@ -663,11 +674,9 @@ class QueryRules(WarehouseRules):
                 kw("IN"),
                 self.parens(self.separated(self.unpivot_column())),
             )
-            out.append(
-                seq(
-                    kw("UNPIVOT"),
-                    self.parens(body),
-                    alias if self.has("unpivot_alias") else empty(),
-                )
-            )
+            unpivot_alias = self.pivot_alias("unpivot")
+            if unpivot_alias is None:
+                unpivot_alias = alias if self.has("unpivot_alias") else empty()
+            nulls = self.unpivot_nulls()
+            out.append(seq(kw("UNPIVOT"), nulls, self.parens(body), unpivot_alias))
         return out

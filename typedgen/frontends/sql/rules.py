@@ -240,3 +240,40 @@ class RuleBuilder:
 
     def unpivot_column(self) -> Expr:
         raise NotImplementedError  # pragma: no cover - VendorRules
+
+    # T-SQL's and Oracle's constructs (TsqlOracleRules).
+    def tsql_oracle_primaries(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - TsqlOracleRules
+
+    def length_types(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - TsqlOracleRules
+
+    def temp_names(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - TsqlOracleRules
+
+    def temp_columns(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - TsqlOracleRules
+
+    def hint_items(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - TsqlOracleRules
+
+    def query_options(self) -> Expr | None:
+        raise NotImplementedError  # pragma: no cover - TsqlOracleRules
+
+    def for_browse(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - TsqlOracleRules
+
+    def assign_aliases(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - TsqlOracleRules
+
+    def order_phrases(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - TsqlOracleRules
+
+    def unpivot_nulls(self) -> Expr:
+        raise NotImplementedError  # pragma: no cover - TsqlOracleRules
+
+    def pivot_alias(self, kind: str) -> Expr | None:
+        raise NotImplementedError  # pragma: no cover - TsqlOracleRules
+
+    def json_tables(self, name_alias: Expr) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - TableFunctionRules

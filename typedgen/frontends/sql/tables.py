@@ -565,8 +565,8 @@ def _comments(entries: Any) -> tuple[str, ...]:
 
 def _module_text() -> bytes:
     here = Path(__file__)
-    # The probes asked: their modules are part of the key.
-    names = (here.name, "probes.py", "named.py", "arguments.py", "warehouse_probes.py")
+    probes = sorted(p.name for p in here.parent.glob("*probes.py"))  # the probes asked
+    names = (here.name, "named.py", "arguments.py", *probes)
     return b"".join(here.with_name(n).read_bytes() for n in names)
 
 

@@ -1,0 +1,77 @@
+"""T-SQL's and Oracle's constructs: each accepted where its probe round-trips in the dialect,
+refused elsewhere. sqlglot is the oracle: every accepted text parses in the dialect and its
+output parses back to the same tree.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import typedgen
+
+from ._sql import assert_construct, sql_accepts
+
+CHECKING = {"comments": True, "whitespace": "check", "functions": "any", "placeholders": True}
+
+# (dialect that has it, text, a dialect that does not, or None)
+CONSTRUCTS = [
+    # Words read on through sqlglot's VAR_SINGLE_TOKENS: one name each.
+    ("tsql", "SELECT t.Test#, t.Test@, Test$ FROM t", "sqlite"),
+    ("oracle", "SELECT a$x#b FROM V$SESSION", "sqlite"),
+    ("oracle", "SELECT * FROM table_name@dblink_name.database_link_domain AS x", "mysql"),
+    # T-SQL: temporary tables, hints, OPTION, FOR BROWSE, a = 1 aliases, CONVERT, OPENJSON.
+    ("tsql", "SELECT #t.a, ##u.b FROM #t JOIN ##u ON #t.a = ##u.b", "oracle"),
+    ("tsql", "SELECT * FROM t WITH (TABLOCK, INDEX(i, j))", "sqlite"),
+    ("tsql", "SELECT a FROM t OPTION(LABEL = 'x', MAXDOP 2, HASH JOIN, RECOMPILE)", "oracle"),
+    ("tsql", "SELECT a FROM t FOR BROWSE", "postgres"),
+    ("tsql", "SELECT a = 1, b = c + 1 FROM t", None),
+    ("tsql", "SELECT CONVERT(VARCHAR(10), a, 120), CONVERT(INT, b) FROM t", "postgres"),
+    (
+        "tsql",
+        "SELECT * FROM OPENJSON(@j, '$.a') WITH (n INT '$.n', o NVARCHAR(MAX) AS JSON) j",
+        None,
+    ),
+    ("tsql", "SELECT [key], value FROM OPENJSON(@j, '$.path') AS x", "oracle"),
+    # Oracle: intervals, PRIOR, ORDER SIBLINGS BY, pivots, JSON_TABLE, XMLTABLE.
+    ("oracle", "SELECT (a - b) DAY(9) TO SECOND(3), (a - b) YEAR TO MONTH FROM t", "postgres"),
+    (
+        "oracle",
+        "SELECT PRIOR a AS p FROM t START WITH b = 1 CONNECT BY PRIOR a = c ORDER SIBLINGS BY a",
+        "snowflake",
+    ),
+    ("oracle", "SELECT * FROM t UNPIVOT INCLUDE NULLS (a FOR b IN (c, d)) u", "tsql"),
+    ("oracle", "SELECT * FROM t PIVOT(SUM(a) FOR b IN ('x' AS x)) AS p", "postgres"),
+    ("oracle", "SELECT CAST(a AS VARCHAR2(10 BYTE)), CAST(b AS CHAR(2 CHAR)) FROM t", "tsql"),
+    ("tsql", "SELECT CAST(a AS VARCHAR(MAX)), CAST(b AS NVARCHAR(MAX)) FROM t", "oracle"),
+    ("oracle", "SELECT * FROM a LEFT JOIN b ON a.x = b.y PIVOT(MAX(c) FOR d IN (1, 2))", "tsql"),
+    (
+        "oracle",
+        "SELECT * FROM JSON_TABLE(a FORMAT JSON, '$[*]' ERROR ON ERROR NULL ON EMPTY"
+        " COLUMNS(b NUMBER PATH '$.b', c CLOB FORMAT JSON PATH '$.c', NESTED PATH '$.d'"
+        " COLUMNS(e PATH '$.e'))) j",
+        "tsql",
+    ),
+    ("oracle", "SELECT * FROM JSON_TABLE(a, '$' COLUMNS b PATH '$.b')", "tsql"),
+    (
+        "oracle",
+        "SELECT w.c FROM t, XMLTABLE('/a' PASSING t.x COLUMNS \"c\" VARCHAR2(6) PATH 'c') w",
+        "tsql",
+    ),
+]
+
+# Spellings sqlglot reads as another tree: refused.
+REFUSED = [
+    ("oracle", "SELECT * FROM t PIVOT(SUM(a) FOR t.b IN ('x'))"),  # comes back FOR b
+    ("oracle", "SELECT * FROM t UNPIVOT(a FOR b IN (t.c, d))"),  # comes back IN (c, d)
+    ("tsql", "SELECT * FROM t WITH (INDEX = i)"),
+]
+
+
+@pytest.mark.parametrize(("dialect", "text", "without"), CONSTRUCTS)
+def test_construct(dialect: str, text: str, without: str | None) -> None:
+    assert_construct(dialect, text, without, **CHECKING)
+
+
+@pytest.mark.parametrize(("dialect", "text"), REFUSED)
+def test_refused(dialect: str, text: str) -> None:
+    assert not sql_accepts(typedgen.Sql(dialect, **CHECKING), text)
