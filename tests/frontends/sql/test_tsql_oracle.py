@@ -75,3 +75,26 @@ def test_construct(dialect: str, text: str, without: str | None) -> None:
 @pytest.mark.parametrize(("dialect", "text"), REFUSED)
 def test_refused(dialect: str, text: str) -> None:
     assert not sql_accepts(typedgen.Sql(dialect, **CHECKING), text)
+
+
+# SELECT ... INTO: a statement (it creates a table or assigns variables), opted into.
+SELECT_INTO = [
+    ("tsql", "SELECT * INTO #t FROM u WHERE a > 1"),
+    ("tsql", "WITH t(c) AS (SELECT 1) SELECT * INTO db.s.foo FROM (SELECT c AS c FROM t) AS x"),
+    ("oracle", "SELECT a, b INTO x, y FROM u FETCH FIRST 1 ROWS ONLY"),
+    ("oracle", "SELECT a, b BULK COLLECT INTO x, y FROM u"),
+]
+
+
+@pytest.mark.parametrize(("dialect", "text"), SELECT_INTO)
+def test_select_into(dialect: str, text: str) -> None:
+    assert_construct(dialect, text, None, statements=("select", "select_into"), **CHECKING)
+    # Not a query: refused without the opt-in, and binding names its kind.
+    assert not sql_accepts(typedgen.Sql(dialect, **CHECKING), text)
+    with pytest.raises(typedgen.BindingError, match="select_into"):
+        typedgen.Sql(dialect).parse(text)
+
+
+def test_select_into_needs_a_dialect_that_has_it() -> None:
+    with pytest.raises(typedgen.UnsupportedFeatureError, match="SELECT INTO"):
+        typedgen.grammar_of(typedgen.Sql("sqlite", statements=("select_into",)))

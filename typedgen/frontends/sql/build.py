@@ -16,6 +16,7 @@ from typedgen.frontends.sql.calls import CallRules
 from typedgen.frontends.sql.expressions import ExpressionRules
 from typedgen.frontends.sql.query import QueryRules
 from typedgen.frontends.sql.rules import GrammarOptions, SchemaNames, alt, empty, opt, seq
+from typedgen.frontends.sql.select_into import SelectIntoRules
 from typedgen.frontends.sql.statements import StatementRules
 from typedgen.frontends.sql.table_functions import TableFunctionRules
 from typedgen.frontends.sql.tables import DialectTables
@@ -28,7 +29,16 @@ from typedgen.ir.passes.rewrite import prune_unreachable
 
 __all__ = ["STATEMENTS", "GrammarOptions", "SchemaNames", "build_sql_grammar"]
 
-STATEMENTS = ("select", "insert", "update", "delete", "merge", "create_table", "create_view")
+STATEMENTS = (
+    "select",
+    "insert",
+    "update",
+    "delete",
+    "merge",
+    "create_table",
+    "create_view",
+    "select_into",
+)
 
 
 class _Builder(
@@ -40,6 +50,7 @@ class _Builder(
     VendorRules,
     TsqlOracleRules,
     TableFunctionRules,
+    SelectIntoRules,
 ):
     def build(self) -> Grammar:
         self.lex.phrase_gap = self.whitespace()
@@ -52,8 +63,13 @@ class _Builder(
             "merge": self.merge,
             "create_table": self.create_table,
             "create_view": self.create_view,
+            "select_into": lambda: self.ref("select_into"),
         }
-        offered = {"merge": self.has("merge"), "create_view": self.has("create_view")}
+        offered = {
+            "merge": self.has("merge"),
+            "create_view": self.has("create_view"),
+            "select_into": "select_into" in self.rules,  # T-SQL, Oracle
+        }
         statements = [builders[s]() for s in self.options.statements if offered.get(s, True)]
         if not statements:
             raise UnsupportedFeatureError(
@@ -61,7 +77,8 @@ class _Builder(
                 f" {', '.join(self.options.statements)}",
                 code="sql-statements",
                 origin=self.origin,
-                hint="MERGE and CREATE VIEW are offered only where the dialect has them",
+                hint="MERGE, CREATE VIEW and SELECT INTO are offered only where the dialect"
+                " has them",
             )
         # One statement, optionally closed by ";" (a terminator; nothing may follow it).
         end = opt(self.punct(";")) if self.options.terminator else empty()

@@ -57,6 +57,7 @@ class QueryRules(WarehouseRules):
             body = seq(operand, star(seq(alt(*set_ops), operand)))
         tail = seq(self.limit_tail(), self.query_suffixes())
         self.select_core()
+        self.select_into_statement(with_clause, tail)
         nested_with = self.has("nested_with")
         nested_order = self.has("subquery_order")
         if nested_with and nested_order:
@@ -201,6 +202,7 @@ class QueryRules(WarehouseRules):
             head.append(star(alt(*(kw(w) for w in self.tables.operation_modifiers))))
         forms = [seq(*head, top, *self.select_as(), *clauses)]
         self.rule("select_core", alt(*forms))
+        self.select_into_core([*head, top], self.separated(item), clauses[1:])
         if self.has("cte_columns") and not self.has("cte_unaliased"):
             # Where sqlglot names a CTE's unnamed columns when it writes the query back
             # (T-SQL), a CTE body without a column list names every value (AS name).

@@ -277,3 +277,9 @@ class RuleBuilder:
 
     def json_tables(self, name_alias: Expr) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - TableFunctionRules
+
+    def select_into_core(self, head: list[Expr], items: Expr, clauses: list[Expr]) -> None:
+        raise NotImplementedError  # pragma: no cover - SelectIntoRules
+
+    def select_into_statement(self, with_clause: Expr, tail: Expr) -> None:
+        raise NotImplementedError  # pragma: no cover - SelectIntoRules
