@@ -32,7 +32,14 @@ CONSTRUCTS = [
         None,
     ),
     ("tsql", "SELECT [key], value FROM OPENJSON(@j, '$.path') AS x", "oracle"),
+    ("tsql", "SELECT a.b.c.d, CONVERT(INT, db.s.t.x) FROM db..t", "oracle"),
+    ("tsql", "SELECT y.z FROM x OUTER APPLY a.b.tvfTest(x.a, 1)y(z)", "oracle"),
     # Oracle: intervals, PRIOR, ORDER SIBLINGS BY, pivots, JSON_TABLE, XMLTABLE.
+    (
+        "oracle",
+        "SELECT CONNECT_BY_ROOT t.a r, DBMS_RANDOM.VALUE(), DBMS_RANDOM.VALUE(1, 2)",
+        "tsql",
+    ),
     ("oracle", "SELECT (a - b) DAY(9) TO SECOND(3), (a - b) YEAR TO MONTH FROM t", "postgres"),
     (
         "oracle",
@@ -64,6 +71,8 @@ REFUSED = [
     ("oracle", "SELECT * FROM t PIVOT(SUM(a) FOR t.b IN ('x'))"),  # comes back FOR b
     ("oracle", "SELECT * FROM t UNPIVOT(a FOR b IN (t.c, d))"),  # comes back IN (c, d)
     ("tsql", "SELECT * FROM t WITH (INDEX = i)"),
+    ("oracle", "SELECT prior FROM t"),  # PRIOR reads a value: no column named prior
+    ("oracle", "SELECT DBMS_RANDOM.VALUE(1)"),  # one bound: sqlglot drops it
 ]
 
 

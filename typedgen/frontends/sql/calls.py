@@ -405,9 +405,10 @@ class CallRules(WarehouseRules):
             # (t.null): the first part and the later parts are apart.
             member = seq(self.punct("."), ref("member_name"))
             plain_table = alt(ref("table_word"), seq(ref("ident"), Repeat(member, 1)))
-            self.rule("table_name", alt(plain_table, *self.temp_names()))  # T-SQL's #t
+            self.rule("table_name", alt(plain_table, *self.more_table_names()))  # T-SQL's #t
             self.rule("column_name", ref("ident"))
-            reference = seq(ref("ident"), Repeat(member, 0, 2))
+            parts = 3 if self.has("column_four_parts") else 2  # T-SQL: db.s.t.a
+            reference = seq(ref("ident"), Repeat(member, 0, parts))
             self.rule("column_ref", alt(reference, *self.temp_columns()))
             return
         for table in self.options.schema.tables:

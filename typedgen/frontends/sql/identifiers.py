@@ -38,3 +38,29 @@ def word_tail(dialect: str) -> CharClass:
     ]
     ranges += [(ord(c), ord(c)) for c in word_chars(dialect)]
     return CharClass(tuple(sorted(ranges)))
+
+
+@functools.cache
+def value_words(dialect: str) -> frozenset[str]:
+    """Words sqlglot's parser reads as the head of a construct of their own where they start
+    an expression (its ``NO_PAREN_FUNCTION_PARSERS``: Oracle's ``PRIOR a``,
+    ``CONNECT_BY_ROOT a``), so that alone they are refused (``SELECT prior FROM t``): they
+    name no column. Each is probed: one sqlglot reads alone (``DBMS_RANDOM``, ``SYSDATE``)
+    stays."""
+    import sqlglot
+    from sqlglot import exp
+    from sqlglot.errors import SqlglotError
+
+    parser = sqlglot.Dialect.get_or_raise(dialect or None).parser_class
+    out: set[str] = set()
+    for word in getattr(parser, "NO_PAREN_FUNCTION_PARSERS", {}):
+        if not word.replace("_", "").isalnum():
+            continue
+        try:
+            tree = sqlglot.parse_one(f"SELECT {word} FROM t", read=dialect or None)
+            alone = isinstance(tree, exp.Select) and len(tree.expressions) == 1
+        except (SqlglotError, IndexError, TypeError, ValueError):
+            alone = False
+        if not alone:
+            out.add(word.upper())
+    return frozenset(out)

@@ -21,7 +21,7 @@ import functools
 from collections import defaultdict
 from dataclasses import dataclass
 
-from typedgen.frontends.sql.identifiers import word_tail
+from typedgen.frontends.sql.identifiers import value_words, word_tail
 from typedgen.frontends.sql.tables import Arity, DialectTables
 from typedgen.ir.grammar import Lexing, Rule
 from typedgen.ir.nodes import Alt, CharClass, Expr, Lit, Ref, Repeat, Seq
@@ -228,6 +228,7 @@ class Lexicon:
         # the dialect's generator quotes when it names something must be quoted.
         free = word not in t.reserved
         ident, table_alias, column_alias = t.word_roles.get(word, (True, True, True))
+        ident = ident and word not in value_words(t.name)  # PRIOR a: no column named prior
         as_name, member, table_name = (False, False, False)
         if self.keyword_names:
             as_name, member, table_name = t.name_roles.get(word, (False, False, False))

@@ -618,7 +618,7 @@ class QueryRules(WarehouseRules):
             rows = self.separated(self.parens(self.separated(ref("expr"))))
             values = self.parens(kw("VALUES"), rows)
             out.append(seq(values, kw("AS"), ref("ident"), columns))
-        return out + self.json_tables(name_alias)
+        return out + self.json_tables(name_alias, columns)
 
     def table_samples(self) -> list[Expr]:
         """``TABLESAMPLE SYSTEM (50)`` and the dialect's other sample forms (after a table)."""

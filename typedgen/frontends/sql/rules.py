@@ -248,7 +248,7 @@ class RuleBuilder:
     def length_types(self) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - TsqlOracleRules
 
-    def temp_names(self) -> list[Expr]:
+    def more_table_names(self) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - TsqlOracleRules
 
     def temp_columns(self) -> list[Expr]:
@@ -275,7 +275,7 @@ class RuleBuilder:
     def pivot_alias(self, kind: str) -> Expr | None:
         raise NotImplementedError  # pragma: no cover - TsqlOracleRules
 
-    def json_tables(self, name_alias: Expr) -> list[Expr]:
+    def json_tables(self, name_alias: Expr, columns: Expr) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - TableFunctionRules
 
     def select_into_core(self, head: list[Expr], items: Expr, clauses: list[Expr]) -> None:

@@ -9,7 +9,7 @@ The forms are those sqlglot's parser reads (``Parser._parse_json_table``,
 from __future__ import annotations
 
 from typedgen.frontends.sql.rules import RuleBuilder, alt, opt, seq
-from typedgen.ir.nodes import Expr, Ref
+from typedgen.ir.nodes import Expr, Ref, Repeat
 
 __all__ = ["TableFunctionRules"]
 
@@ -17,8 +17,15 @@ __all__ = ["TableFunctionRules"]
 class TableFunctionRules(RuleBuilder):
     """``JSON_TABLE(...)``, ``XMLTABLE(...)``, ``OPENJSON(...) WITH (...)`` in FROM."""
 
-    def json_tables(self, name_alias: Expr) -> list[Expr]:
+    def json_tables(self, name_alias: Expr, columns: Expr) -> list[Expr]:
+        """The table functions of this module (and T-SQL's ``s.f(x) AS t(a)``) in FROM."""
         out: list[Expr] = []
+        if self.has("table_function_qualified"):
+            # A function named in a schema: sqlglot reads any name there as a call.
+            ref, dot = self.ref, self.punct(".")
+            name = seq(ref("ident"), dot, Repeat(seq(ref("ident"), dot), 0, 1), Ref("IDENT"))
+            call = seq(name, self.parens(opt(self.separated(ref("expr")))))
+            out.append(seq(call, opt(seq(name_alias, opt(columns)))))
         if self.has("json_table"):
             out.append(seq(self.json_table(), opt(name_alias)))
         if self.has("xmltable"):

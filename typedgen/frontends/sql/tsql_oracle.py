@@ -52,11 +52,18 @@ class TsqlOracleRules(RuleBuilder):
         body = seq(Repeat(Lit.text("#"), 1, 2), WORD_HEAD, star(word_tail(self.tables.name)))
         return [basic_terminal("TEMP_NAME", body, self.origin.at("TEMP_NAME"), 2)]
 
-    def temp_names(self) -> list[Expr]:
-        """Table names: ``#t``, ``##t`` (no schema: a temporary table is never in one)."""
-        if not self.has("temp_table") or self.options.schema is not None:
+    def more_table_names(self) -> list[Expr]:
+        """Table names beyond ``[db.]s.t``: T-SQL's ``#t``, ``##t`` and ``db..t`` (the
+        database's default schema); none with a schema (a temporary table is in none)."""
+        if self.options.schema is not None:
             return []
-        return [Ref("TEMP_NAME")]
+        out: list[Expr] = []
+        if self.has("temp_table"):
+            out.append(Ref("TEMP_NAME"))
+        if self.has("table_default_schema"):
+            dot = self.punct(".")
+            out.append(seq(self.ref("ident"), dot, dot, self.ref("member_name")))
+        return out
 
     def temp_columns(self) -> list[Expr]:
         """Column references qualified by a temporary table: ``#t.a``."""
@@ -138,11 +145,19 @@ class TsqlOracleRules(RuleBuilder):
         return [seq(self.parens(self.ref("expr")), alt(*spans))]
 
     def tsql_oracle_primaries(self) -> list[Expr]:
-        """Values: Oracle's ``PRIOR a`` and interval spans, T-SQL's ``CONVERT(type, x)``."""
+        """Values: Oracle's ``PRIOR a``, ``CONNECT_BY_ROOT a``, ``DBMS_RANDOM.VALUE()`` and
+        interval spans, T-SQL's ``CONVERT(type, x)``."""
         kw, ref = self.keyword, self.ref
         out: list[Expr] = self.interval_spans()
         if self.has("prior_value"):
             out.append(seq(kw("PRIOR"), ref("bitwise")))
+        if self.has("connect_by_root"):  # the root's value of a column, in a hierarchy
+            out.append(seq(kw("CONNECT_BY_ROOT"), ref("column_ref")))
+        if self.has("dbms_random"):
+            # DBMS_RANDOM.VALUE() or (low, high): sqlglot's Rand (one bound it would drop).
+            bounds = opt(seq(ref("expr"), self.punct(","), ref("expr")))
+            random = seq(kw("DBMS_RANDOM"), self.punct("."), kw("VALUE"))
+            out.append(seq(random, self.parens(bounds)))
         types = bool(set(self.tables.types) - self.options.exclude_types)
         offered = self.options.functions is None or "CONVERT" in self.options.functions
         if self.has("convert_type") and types and offered:

@@ -23,9 +23,17 @@ TSQL_ORACLE_PROBES: dict[str, str] = {
     " AS JSON) AS j",
     "select_into": "SELECT a, b INTO #t FROM u",
     "type_max": "SELECT CAST(a AS VARCHAR(MAX))",
+    # Names: a table in the default schema of a database (a..b), four-part column names,
+    # table functions named in a schema (in FROM and APPLY).
+    "table_default_schema": "SELECT * FROM a..b AS x",
+    "column_four_parts": "SELECT a.b.c.d FROM t",
+    "table_function_qualified": "SELECT * FROM x CROSS APPLY a.b.f(x.y, 1) AS z(c)",
     # Oracle.
     "interval_span": "SELECT (a - b) DAY(9) TO SECOND(3), (a - b) YEAR TO MONTH FROM t",
     "type_length_unit": "SELECT CAST(a AS VARCHAR2(10 BYTE)), CAST(b AS CHAR(2 CHAR))",
+    "connect_by_root": "SELECT CONNECT_BY_ROOT a AS r, CONNECT_BY_ROOT t.b FROM t"
+    " CONNECT BY PRIOR a = c",
+    "dbms_random": "SELECT DBMS_RANDOM.VALUE(), DBMS_RANDOM.VALUE(1, a + 2)",
     "prior_value": "SELECT PRIOR a AS b FROM t CONNECT BY PRIOR a = c",
     "order_siblings": "SELECT a FROM t CONNECT BY PRIOR a = c ORDER SIBLINGS BY a",
     "unpivot_nulls": "SELECT * FROM t UNPIVOT INCLUDE NULLS (a FOR b IN (c, d))",
@@ -63,6 +71,9 @@ TSQL_NATIVE: frozenset[str] = frozenset(
         "openjson",
         "select_into",
         "type_max",
+        "table_default_schema",
+        "column_four_parts",
+        "table_function_qualified",
     }
 )
 ORACLE_NATIVE: frozenset[str] = frozenset(
@@ -70,6 +81,8 @@ ORACLE_NATIVE: frozenset[str] = frozenset(
         "interval_span",
         "type_length_unit",
         "prior_value",
+        "connect_by_root",
+        "dbms_random",
         "order_siblings",
         "unpivot_nulls",
         "pivot_alias_bare",
