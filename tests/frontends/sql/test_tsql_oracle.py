@@ -33,6 +33,14 @@ CONSTRUCTS = [
     ),
     ("tsql", "SELECT [key], value FROM OPENJSON(@j, '$.path') AS x", "oracle"),
     ("tsql", "SELECT a.b.c.d, CONVERT(INT, db.s.t.x) FROM db..t", "oracle"),
+    ("tsql", 'SELECT "a b" AS "[x]" FROM t', "mysql"),  # written [a b] AS [[x]]]
+    ("tsql", "SELECT (SELECT TOP 5 a FROM t ORDER BY a DESC FOR JSON PATH) AS j", "oracle"),
+    ("tsql", "SELECT * FROM (SELECT a FROM t UNION SELECT b FROM u ORDER BY a) AS s", "oracle"),
+    (
+        "tsql",
+        "SELECT * FROM (SELECT c AS c FROM t) AS s JOIN (SELECT d FROM u) AS v(e) ON 1 = 1",
+        None,
+    ),
     ("tsql", "SELECT y.z FROM x OUTER APPLY a.b.tvfTest(x.a, 1)y(z)", "oracle"),
     # Oracle: intervals, PRIOR, ORDER SIBLINGS BY, pivots, JSON_TABLE, XMLTABLE.
     (
@@ -71,6 +79,9 @@ REFUSED = [
     ("oracle", "SELECT * FROM t PIVOT(SUM(a) FOR t.b IN ('x'))"),  # comes back FOR b
     ("oracle", "SELECT * FROM t UNPIVOT(a FOR b IN (t.c, d))"),  # comes back IN (c, d)
     ("tsql", "SELECT * FROM t WITH (INDEX = i)"),
+    # T-SQL names a derived table's unnamed columns when it writes it back (another tree).
+    ("tsql", "SELECT * FROM (SELECT 1) AS s"),
+    ("tsql", 'SELECT * FROM x JOIN (SELECT "c" FROM t) AS s ON 1 = 1'),
     ("oracle", "SELECT prior FROM t"),  # PRIOR reads a value: no column named prior
     ("oracle", "SELECT DBMS_RANDOM.VALUE(1)"),  # one bound: sqlglot drops it
 ]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 from typing import ClassVar
 
 from typedgen.errors import UnsupportedFeatureError
@@ -52,6 +53,10 @@ class SqlDialect:
     """Native syntax that sqlglot parses but writes in another form (``x::INT`` comes back as
     ``CAST``), so the probes cannot tell; every feature here is still covered by the
     soundness tests (random walks parse with sqlglot)."""
+    read_identifier_quotes: ClassVar[tuple[tuple[str, str], ...]] = ()
+    """Identifier delimiters sqlglot reads but writes as another (T-SQL's ``"a b"`` comes back
+    as ``[a b]``, the same tree), so the exact probe cannot tell; each is on where sqlglot
+    reads it as a name and reads that back (:func:`_reads_quoted_name`)."""
     exclude_types: ClassVar[frozenset[str]] = frozenset({"NULL", "UNKNOWN", "UNION"})
     """Type names sqlglot accepts that no one writes in a ``CAST``."""
     double_quoted_strings: ClassVar[bool] = False
@@ -83,7 +88,33 @@ class SqlDialect:
         features = (features | (cls.include_features - DIALECT_SPECIFIC)) - cls.exclude_features
         if features != tables.features:
             tables = dataclasses.replace(tables, features=features)
+        quotes = tuple(
+            pair
+            for pair in cls.read_identifier_quotes
+            if pair not in tables.identifier_quotes and _reads_quoted_name(cls.sqlglot, *pair)
+        )
+        if quotes:
+            tables = dataclasses.replace(
+                tables, identifier_quotes=tables.identifier_quotes + quotes
+            )
         return tables
+
+
+@functools.cache
+def _reads_quoted_name(dialect: str, open_: str, close: str) -> bool:
+    """Whether sqlglot reads ``open_ a b close`` as a column named ``a b`` and reads its own
+    output back as the same tree."""
+    import sqlglot
+    from sqlglot import exp
+    from sqlglot.errors import SqlglotError
+
+    try:
+        tree = sqlglot.parse_one(f"SELECT {open_}a b{close} FROM t", read=dialect or None)
+        value = tree.expressions[0] if isinstance(tree, exp.Select) else None
+        again = sqlglot.parse_one(tree.sql(dialect=dialect or None), read=dialect or None)
+    except (SqlglotError, IndexError):
+        return False
+    return isinstance(value, exp.Column) and value.name == "a b" and again == tree
 
 
 def dialect_class(dialect: str | type[SqlDialect]) -> type[SqlDialect]:
@@ -149,9 +180,11 @@ for _name in (
     _define(_name)
 # T-SQL's table variables (FROM @v, with placeholders) and DATEPART(day, x), AT TIME ZONE:
 # sqlglot's base parser reads them everywhere.
+# T-SQL reads "a b" as a name as well as [a b] (written back so).
 _define(
     "tsql",
     include_features=frozenset({"table_variable", "datepart", "at_time_zone"}) | TSQL_NATIVE,
+    read_identifier_quotes=(('"', '"'),),
 )
 _TYPED_LITERALS: frozenset[str] = frozenset({"date_literal", "timestamp_literal"})
 _PG_LIKE = frozenset({"cast_operator"}) | _TYPED_LITERALS

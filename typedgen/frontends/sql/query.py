@@ -58,6 +58,16 @@ class QueryRules(WarehouseRules):
         tail = seq(self.limit_tail(), self.query_suffixes())
         self.select_core()
         self.select_into_statement(with_clause, tail)
+        if "cte_select" in self.rules:
+            # A derived table's query, where sqlglot names its unnamed columns when it writes
+            # it back (T-SQL): the named SELECT of a CTE, or a set operation (never named).
+            derived: list[Expr] = [self.ref("cte_select")]
+            if set_ops:
+                ops = Repeat(seq(alt(*set_ops), operand), 1)
+                derived.append(seq(operand, ops, tail))
+            self.rule("derived_query", alt(*derived))
+        if self.has("scalar_subquery_order"):  # T-SQL: (SELECT TOP 5 a ... ORDER BY a)
+            self.rule("ordered_query", seq(body, tail))
         nested_with = self.has("nested_with")
         nested_order = self.has("subquery_order")
         if nested_with and nested_order:
@@ -293,6 +303,14 @@ class QueryRules(WarehouseRules):
         if self.has("derived_no_alias"):
             derived_alias = opt(derived_alias)
         derived = seq(self.parens(ref("query")), derived_alias, *self.sample_suffix())
+        if self.has("cte_columns") and not self.has("cte_unaliased"):
+            # T-SQL names a derived table's unnamed columns when it writes it back, unless the
+            # alias names them: (SELECT a AS a FROM t) AS s, (SELECT a FROM t) AS s(b).
+            bare_alias = seq(opt(kw("AS")), ref("ident"))
+            derived_forms = [seq(self.parens(ref("derived_query")), bare_alias)]
+            if self.has("table_alias_columns"):
+                derived_forms.append(seq(self.parens(ref("query")), bare_alias, columns))
+            derived = alt(*derived_forms)
         named: list[Expr] = [seq(opt(table_alias), self.table_hints())]
         named += self.table_samples()
         named += self.vendor_samples(table_alias)

@@ -149,6 +149,8 @@ class TsqlOracleRules(RuleBuilder):
         interval spans, T-SQL's ``CONVERT(type, x)``."""
         kw, ref = self.keyword, self.ref
         out: list[Expr] = self.interval_spans()
+        if self.has("scalar_subquery_order"):  # ORDER BY in a value's subquery
+            out.append(self.parens(ref("ordered_query")))
         if self.has("prior_value"):
             out.append(seq(kw("PRIOR"), ref("bitwise")))
         if self.has("connect_by_root"):  # the root's value of a column, in a hierarchy

@@ -27,6 +27,7 @@ TSQL_ORACLE_PROBES: dict[str, str] = {
     # table functions named in a schema (in FROM and APPLY).
     "table_default_schema": "SELECT * FROM a..b AS x",
     "column_four_parts": "SELECT a.b.c.d FROM t",
+    "scalar_subquery_order": "SELECT (SELECT TOP 5 a FROM t ORDER BY a DESC FOR JSON PATH) AS j",
     "table_function_qualified": "SELECT * FROM x CROSS APPLY a.b.f(x.y, 1) AS z(c)",
     # Oracle.
     "interval_span": "SELECT (a - b) DAY(9) TO SECOND(3), (a - b) YEAR TO MONTH FROM t",
@@ -74,6 +75,7 @@ TSQL_NATIVE: frozenset[str] = frozenset(
         "table_default_schema",
         "column_four_parts",
         "table_function_qualified",
+        "scalar_subquery_order",
     }
 )
 ORACLE_NATIVE: frozenset[str] = frozenset(
