@@ -34,6 +34,12 @@ CONSTRUCTS = [
     ("tsql", "SELECT [key], value FROM OPENJSON(@j, '$.path') AS x", "oracle"),
     ("tsql", "SELECT a.b.c.d, CONVERT(INT, db.s.t.x) FROM db..t", "oracle"),
     ("tsql", 'SELECT "a b" AS "[x]" FROM t', "mysql"),  # written [a b] AS [[x]]]
+    (
+        "tsql",
+        "SELECT n.c.VALUE('(/a)[1]', 'float') AS v FROM t AS s CROSS APPLY s.x.nodes('/a') AS n(c)",
+        "mysql",
+    ),
+    ("tsql", "SELECT j FROM (SELECT TOP 1 a AS j FROM t ORDER BY a FOR JSON PATH) AS x", "oracle"),
     ("tsql", "SELECT (SELECT TOP 5 a FROM t ORDER BY a DESC FOR JSON PATH) AS j", "oracle"),
     ("tsql", "SELECT * FROM (SELECT a FROM t UNION SELECT b FROM u ORDER BY a) AS s", "oracle"),
     (

@@ -61,7 +61,7 @@ class QueryRules(WarehouseRules):
         if "cte_select" in self.rules:
             # A derived table's query, where sqlglot names its unnamed columns when it writes
             # it back (T-SQL): the named SELECT of a CTE, or a set operation (never named).
-            derived: list[Expr] = [self.ref("cte_select")]
+            derived: list[Expr] = [seq(self.ref("cte_select"), tail)]
             if set_ops:
                 ops = Repeat(seq(alt(*set_ops), operand), 1)
                 derived.append(seq(operand, ops, tail))

@@ -64,7 +64,10 @@ class TableFunctionRules(RuleBuilder):
         """``XMLTABLE('xpath' [PASSING [BY VALUE] a, ...] [RETURNING SEQUENCE BY REF]
         [COLUMNS name type [PATH 'p'], ...])``."""
         kw, ref = self.keyword, self.ref
-        passing = seq(kw("PASSING"), opt(kw("BY", "VALUE")), self.separated(ref("column_ref")))
+        document: Expr = ref("column_ref")
+        if self.has("method_call"):  # PASSING dbms_xmlgen.getxmltype('...')
+            document = alt(document, ref("method_call"))
+        passing = seq(kw("PASSING"), opt(kw("BY", "VALUE")), self.separated(document))
         column = seq(ref("ident"), ref("data_type"), opt(seq(kw("PATH"), Ref("STRING"))))
         body = seq(
             Ref("STRING"),

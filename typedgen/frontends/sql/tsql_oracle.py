@@ -153,6 +153,15 @@ class TsqlOracleRules(RuleBuilder):
             out.append(self.parens(ref("ordered_query")))
         if self.has("prior_value"):
             out.append(seq(kw("PRIOR"), ref("bitwise")))
+        if self.has("method_call"):
+            # n.c.VALUE('x', 'float'), DBMS_LOB.GETLENGTH(a): sqlglot reads the word after the
+            # last dot as a call of its own whatever it is (an anonymous call).
+            dot = self.punct(".")
+            # The first name a plain word: Oracle's DBMS_RANDOM.VALUE(1) is its Rand (which
+            # drops the 1), not a call.
+            name = seq(Ref("IDENT"), dot, Repeat(seq(ref("member_name"), dot), 0, 2))
+            args = self.parens(opt(self.separated(ref("expr"))))
+            out.append(self.rule("method_call", seq(name, ref("member_name"), args)))
         if self.has("connect_by_root"):  # the root's value of a column, in a hierarchy
             out.append(seq(kw("CONNECT_BY_ROOT"), ref("column_ref")))
         if self.has("dbms_random"):

@@ -29,6 +29,9 @@ TSQL_ORACLE_PROBES: dict[str, str] = {
     "column_four_parts": "SELECT a.b.c.d FROM t",
     "scalar_subquery_order": "SELECT (SELECT TOP 5 a FROM t ORDER BY a DESC FOR JSON PATH) AS j",
     "table_function_qualified": "SELECT * FROM x CROSS APPLY a.b.f(x.y, 1) AS z(c)",
+    # Both: a method or packaged function called on a name (sqlglot reads any word after the
+    # dot as a call of its own).
+    "method_call": "SELECT n.c.VALUE('x', 'float'), a.f(1), a.b.c.g() FROM t",
     # Oracle.
     "interval_span": "SELECT (a - b) DAY(9) TO SECOND(3), (a - b) YEAR TO MONTH FROM t",
     "type_length_unit": "SELECT CAST(a AS VARCHAR2(10 BYTE)), CAST(b AS CHAR(2 CHAR))",
@@ -76,6 +79,7 @@ TSQL_NATIVE: frozenset[str] = frozenset(
         "column_four_parts",
         "table_function_qualified",
         "scalar_subquery_order",
+        "method_call",
     }
 )
 ORACLE_NATIVE: frozenset[str] = frozenset(
@@ -94,5 +98,6 @@ ORACLE_NATIVE: frozenset[str] = frozenset(
         "select_into_vars",
         "json_table",
         "xmltable",
+        "method_call",
     }
 )
