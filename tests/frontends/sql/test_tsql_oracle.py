@@ -84,18 +84,34 @@ CONSTRUCTS = [
 REFUSED = [
     ("oracle", "SELECT * FROM t PIVOT(SUM(a) FOR t.b IN ('x'))"),  # comes back FOR b
     ("oracle", "SELECT * FROM t UNPIVOT(a FOR b IN (t.c, d))"),  # comes back IN (c, d)
-    ("tsql", "SELECT * FROM t WITH (INDEX = i)"),
     # T-SQL names a derived table's unnamed columns when it writes it back (another tree).
     ("tsql", "SELECT * FROM (SELECT 1) AS s"),
-    ("tsql", 'SELECT * FROM x JOIN (SELECT "c" FROM t) AS s ON 1 = 1'),
     ("oracle", "SELECT prior FROM t"),  # PRIOR reads a value: no column named prior
-    ("oracle", "SELECT DBMS_RANDOM.VALUE(1)"),  # one bound: sqlglot drops it
+]
+
+# A construct beside a spelling of it that sqlglot reads as another tree: (dialect, accepted,
+# refused).
+BESIDE = [
+    ("tsql", "SELECT * FROM t WITH (INDEX(i))", "SELECT * FROM t WITH (INDEX = i)"),
+    (
+        "tsql",
+        'SELECT * FROM x JOIN (SELECT "c" AS c FROM t) AS s ON 1 = 1',
+        'SELECT * FROM x JOIN (SELECT "c" FROM t) AS s ON 1 = 1',
+    ),
+    # One bound: sqlglot's Rand drops it.
+    ("oracle", "SELECT DBMS_RANDOM.VALUE(1, 2)", "SELECT DBMS_RANDOM.VALUE(1)"),
 ]
 
 
 @pytest.mark.parametrize(("dialect", "text", "without"), CONSTRUCTS)
 def test_construct(dialect: str, text: str, without: str | None) -> None:
     assert_construct(dialect, text, without, **CHECKING)
+
+
+@pytest.mark.parametrize(("dialect", "accepted", "refused"), BESIDE)
+def test_beside_another_tree(dialect: str, accepted: str, refused: str) -> None:
+    assert_construct(dialect, accepted, None, **CHECKING)
+    assert not sql_accepts(typedgen.Sql(dialect, **CHECKING), refused)
 
 
 @pytest.mark.parametrize(("dialect", "text"), REFUSED)
