@@ -78,6 +78,20 @@ CONSTRUCTS = [
         "SELECT w.c FROM t, XMLTABLE('/a' PASSING t.x COLUMNS \"c\" VARCHAR2(6) PATH 'c') w",
         "tsql",
     ),
+    # Oracle: JSON_OBJECT with key: value pairs, calls on package names.
+    (
+        "oracle",
+        "SELECT JSON_OBJECT('a': b, KEY c VALUE d FORMAT JSON ABSENT ON NULL RETURNING CLOB),"
+        " JSON_OBJECTAGG(KEY a VALUE b) FROM t",
+        "tsql",
+    ),
+    ("oracle", "SELECT DBMS_LOB.GETLENGTH(a), DBMS_LOB.SUBSTR(a, 1, 2) FROM t", "postgres"),
+    (
+        "oracle",
+        "SELECT * FROM XMLTABLE('/a' PASSING dbms_xmlgen.getxmltype('x')"
+        " COLUMNS b NUMBER PATH 'c')",
+        "tsql",
+    ),
 ]
 
 # Spellings sqlglot reads as another tree: refused.

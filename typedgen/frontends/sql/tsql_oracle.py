@@ -162,6 +162,7 @@ class TsqlOracleRules(RuleBuilder):
             name = seq(Ref("IDENT"), dot, Repeat(seq(ref("member_name"), dot), 0, 2))
             args = self.parens(opt(self.separated(ref("expr"))))
             out.append(self.rule("method_call", seq(name, ref("member_name"), args)))
+        out += self.json_objects()
         if self.has("connect_by_root"):  # the root's value of a column, in a hierarchy
             out.append(seq(kw("CONNECT_BY_ROOT"), ref("column_ref")))
         if self.has("dbms_random"):
@@ -175,6 +176,28 @@ class TsqlOracleRules(RuleBuilder):
             style = opt(seq(self.punct(","), Ref("INTEGER")))
             args = self.parens(ref("data_type"), self.punct(","), ref("expr"), style)
             out.append(seq(kw("CONVERT"), args))
+        return out
+
+    def json_objects(self) -> list[Expr]:
+        """Oracle's ``JSON_OBJECT('a': b, KEY c VALUE d FORMAT JSON [NULL|ABSENT ON NULL]
+        [RETURNING type])`` and ``JSON_OBJECTAGG(KEY a VALUE b)`` (written ``a: b``)."""
+        if not self.has("json_object"):
+            return []
+        kw, ref = self.keyword, self.ref
+        key = alt(Ref("STRING"), ref("column_ref"))
+        pair = seq(
+            opt(kw("KEY")),
+            key,
+            alt(self.punct(":"), kw("VALUE")),
+            ref("bitwise"),
+            opt(kw("FORMAT", "JSON")),
+        )
+        on_null = opt(alt(kw("NULL", "ON", "NULL"), kw("ABSENT", "ON", "NULL")))
+        returning = opt(seq(kw("RETURNING"), ref("data_type")))
+        out: list[Expr] = []
+        for word, pairs in (("JSON_OBJECT", self.separated(pair)), ("JSON_OBJECTAGG", pair)):
+            if self.options.functions is None or word in self.options.functions:
+                out.append(seq(kw(word), self.parens(pairs, on_null, returning)))
         return out
 
     def order_phrases(self) -> list[Expr]:

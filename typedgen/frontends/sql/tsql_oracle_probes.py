@@ -38,6 +38,8 @@ TSQL_ORACLE_PROBES: dict[str, str] = {
     "connect_by_root": "SELECT CONNECT_BY_ROOT a AS r, CONNECT_BY_ROOT t.b FROM t"
     " CONNECT BY PRIOR a = c",
     "dbms_random": "SELECT DBMS_RANDOM.VALUE(), DBMS_RANDOM.VALUE(1, a + 2)",
+    "json_object": "SELECT JSON_OBJECT('a': b, KEY c VALUE d FORMAT JSON ABSENT ON NULL"
+    " RETURNING CLOB), JSON_OBJECTAGG(KEY a VALUE b) FROM t",
     "prior_value": "SELECT PRIOR a AS b FROM t CONNECT BY PRIOR a = c",
     "order_siblings": "SELECT a FROM t CONNECT BY PRIOR a = c ORDER SIBLINGS BY a",
     "unpivot_nulls": "SELECT * FROM t UNPIVOT INCLUDE NULLS (a FOR b IN (c, d))",
@@ -59,7 +61,14 @@ TSQL_ORACLE_PROBES: dict[str, str] = {
 """Each construct with the SQL that must round-trip."""
 
 TSQL_ORACLE_READ: frozenset[str] = frozenset(
-    {"assign_alias", "convert_type", "openjson", "pivot_alias_bare", "unpivot_alias_bare"}
+    {
+        "assign_alias",
+        "convert_type",
+        "openjson",
+        "pivot_alias_bare",
+        "unpivot_alias_bare",
+        "json_object",
+    }
 )
 """Probes that need only come back as the same tree (``SELECT a = 1`` is written ``SELECT 1
 AS a``, ``CONVERT(INT, b)`` as ``CAST(b AS INTEGER)``, ``INT`` as ``INTEGER``)."""
@@ -89,6 +98,7 @@ ORACLE_NATIVE: frozenset[str] = frozenset(
         "prior_value",
         "connect_by_root",
         "dbms_random",
+        "json_object",
         "order_siblings",
         "unpivot_nulls",
         "pivot_alias_bare",
