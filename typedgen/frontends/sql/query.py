@@ -373,9 +373,10 @@ class QueryRules(WarehouseRules):
         joins += self.warehouse_joins(primary, condition)
         if self.has("natural_join"):
             joins.append(seq(kw("NATURAL"), opt(alt(*sides)), kw("JOIN"), primary))
+        applied = alt(primary, seq(self.parens(ref("query")), derived_alias))  # not named
         for feature, word in (("cross_apply", "CROSS"), ("outer_apply", "OUTER")):
             if self.has(feature):
-                joins.append(seq(kw(word), kw("APPLY"), primary))
+                joins.append(seq(kw(word), kw("APPLY"), applied))
         if self.has("array_join"):
             # ClickHouse: ARRAY JOIN a, [1, 2] AS b (each array unrolled into rows).
             arrays = self.separated(seq(ref("expr"), opt(seq(kw("AS"), ref("ident")))))
