@@ -104,10 +104,14 @@ def construct(text: str, offset: int) -> str:
     return word.upper() if word[0].isalpha() or word[0] == "_" else word
 
 
-def measure(name: str, dialect: str, queries: list[str], vocab: Any) -> dict[str, Any]:
-    # The language for checking SQL from elsewhere: comments, wider whitespace, parameters, UDFs.
+def measure(
+    name: str, dialect: str, queries: list[str], vocab: Any, statements: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    # The language for checking SQL from elsewhere: comments, wider whitespace, parameters, UDFs
+    # (and, with --statements, statement kinds beside queries, where the dialect has them).
+    options: dict[str, Any] = {"statements": ("select", *statements)} if statements else {}
     sql = typedgen.Sql(
-        dialect, comments=True, whitespace="check", placeholders=True, functions="any"
+        dialect, comments=True, whitespace="check", placeholders=True, functions="any", **options
     )
     comp = typedgen.compile(sql, vocab)
     groups: dict[str, list[str]] = collections.defaultdict(list)
@@ -154,6 +158,11 @@ def main() -> None:
     parser.add_argument("--groups", type=int, default=15, help="groups printed per dialect")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--spider-train", action="store_true", help="only Spider train gold")
+    parser.add_argument(
+        "--statements",
+        default="",
+        help="statement kinds opted into beside queries (select_into: SELECT ... INTO)",
+    )
     args = parser.parse_args()
     vocab = byte_vocabulary()
     if args.spider_train:
@@ -167,7 +176,8 @@ def main() -> None:
     if args.identity:
         runs.append(("sqlglot_identity", "generic", identity_items()))
     for name, dialect, queries in runs:
-        res = measure(name, dialect, queries, vocab)
+        extra = tuple(s for s in args.statements.split(",") if s and s != "select")
+        res = measure(name, dialect, queries, vocab, extra)
         results.append(res)
         rate = res["accepted"] / res["total"] if res["total"] else 0.0
         target = TARGETS.get(dialect, 0.9)

@@ -27,12 +27,15 @@ STATEMENT_KINDS = {
     "merge": ("Merge",),
     "create_table": ("Create",),
     "create_view": ("Create",),
+    "select_into": ("Select",),
 }
 
 
 def statement_kind(tree: Any) -> str | None:
     """Which of :data:`STATEMENT_KINDS` a parsed statement is (``None`` if none)."""
     name = type(tree).__name__
+    if name == "Select" and tree.args.get("into") is not None:
+        return "select_into"  # SELECT ... INTO creates a table or assigns variables
     created = {"create_table": "TABLE", "create_view": "VIEW"}
     for kind, classes in STATEMENT_KINDS.items():
         if name in classes:

@@ -101,9 +101,9 @@ DIALECT_FLOORS = {
     "bigquery": 0.66,
     "snowflake": 0.82,
     "duckdb": 0.85,
-    "tsql": 0.69,
+    "tsql": 0.85,
     "spark": 0.87,
-    "oracle": 0.59,
+    "oracle": 0.85,
     # 0.44 before round 2: three accepted fixtures (a IS NOT NULL, a NOT IN (...)) come back
     # from sqlglot's ClickHouse writer as NOT (...), another tree, and are now refused.
     "clickhouse": 0.80,

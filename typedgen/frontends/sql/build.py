@@ -17,9 +17,12 @@ from typedgen.frontends.sql.duckdb import DuckdbRules
 from typedgen.frontends.sql.expressions import ExpressionRules
 from typedgen.frontends.sql.query import QueryRules
 from typedgen.frontends.sql.rules import GrammarOptions, SchemaNames, alt, empty, opt, seq
+from typedgen.frontends.sql.select_into import SelectIntoRules
 from typedgen.frontends.sql.statements import StatementRules
+from typedgen.frontends.sql.table_functions import TableFunctionRules
 from typedgen.frontends.sql.tables import DialectTables
 from typedgen.frontends.sql.terminals import TerminalRules
+from typedgen.frontends.sql.tsql_oracle import TsqlOracleRules
 from typedgen.frontends.sql.vendor import VendorRules
 from typedgen.ir.grammar import Grammar
 from typedgen.ir.nodes import Expr
@@ -27,7 +30,16 @@ from typedgen.ir.passes.rewrite import prune_unreachable
 
 __all__ = ["STATEMENTS", "GrammarOptions", "SchemaNames", "build_sql_grammar"]
 
-STATEMENTS = ("select", "insert", "update", "delete", "merge", "create_table", "create_view")
+STATEMENTS = (
+    "select",
+    "insert",
+    "update",
+    "delete",
+    "merge",
+    "create_table",
+    "create_view",
+    "select_into",
+)
 
 
 class _Builder(
@@ -38,6 +50,9 @@ class _Builder(
     TerminalRules,
     VendorRules,
     DuckdbRules,
+    TsqlOracleRules,
+    TableFunctionRules,
+    SelectIntoRules,
 ):
     def build(self) -> Grammar:
         self.lex.phrase_gap = self.whitespace()
@@ -50,8 +65,13 @@ class _Builder(
             "merge": self.merge,
             "create_table": self.create_table,
             "create_view": self.create_view,
+            "select_into": lambda: self.ref("select_into"),
         }
-        offered = {"merge": self.has("merge"), "create_view": self.has("create_view")}
+        offered = {
+            "merge": self.has("merge"),
+            "create_view": self.has("create_view"),
+            "select_into": "select_into" in self.rules,  # T-SQL, Oracle
+        }
         statements = [builders[s]() for s in self.options.statements if offered.get(s, True)]
         if not statements:
             raise UnsupportedFeatureError(
@@ -59,7 +79,8 @@ class _Builder(
                 f" {', '.join(self.options.statements)}",
                 code="sql-statements",
                 origin=self.origin,
-                hint="MERGE and CREATE VIEW are offered only where the dialect has them",
+                hint="MERGE, CREATE VIEW and SELECT INTO are offered only where the dialect"
+                " has them",
             )
         # One statement, optionally closed by ";" (a terminator; nothing may follow it).
         end = opt(self.punct(";")) if self.options.terminator else empty()
@@ -67,11 +88,13 @@ class _Builder(
         self.expressions()
         self.names()
         self.warehouse_words()
+        self.length_types()  # (its words registered before the lexicon is built)
         word_rules, reserved_words, classes, by_role = self.lex.build()
         warehouse_terminals_ = self.warehouse_terminals(classes)
         self.role_rules(classes, by_role)
         terminals = [*word_rules, *warehouse_terminals_, *self.fixed_terminals()]
         terminals += self.duckdb_terminals()
+        terminals += self.temp_terminals()
         reserved = [*reserved_words, *self.reserved_terminals()]
         ignore = ("WS", "COMMENT") if any(t.name == "COMMENT" for t in terminals) else ("WS",)
         names = ["statement", *ignore, *(r.name for r in reserved)]

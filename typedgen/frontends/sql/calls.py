@@ -326,6 +326,7 @@ class CallRules(WarehouseRules):
             if formats:
                 format_types.append(data_types[-1])
         data_types += self.warehouse_types()
+        data_types += self.length_types()
         if data_types:
             self.rule("data_type", alt(*data_types))
         if format_types:
@@ -404,9 +405,12 @@ class CallRules(WarehouseRules):
             # Some keywords name a table only in FROM (current_date), or only after a dot
             # (t.null): the first part and the later parts are apart.
             member = seq(self.punct("."), ref("member_name"))
-            self.rule("table_name", alt(ref("table_word"), seq(ref("ident"), Repeat(member, 1))))
+            plain_table = alt(ref("table_word"), seq(ref("ident"), Repeat(member, 1)))
+            self.rule("table_name", alt(plain_table, *self.more_table_names()))  # T-SQL's #t
             self.rule("column_name", ref("ident"))
-            self.rule("column_ref", seq(ref("ident"), Repeat(member, 0, 2)))
+            parts = 3 if self.has("column_four_parts") else 2  # T-SQL: db.s.t.a
+            reference = seq(ref("ident"), Repeat(member, 0, parts))
+            self.rule("column_ref", alt(reference, *self.temp_columns()))
             return
         for table in self.options.schema.tables:
             if is_word(table):

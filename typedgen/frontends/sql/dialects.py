@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 from typing import ClassVar
 
 from typedgen.errors import UnsupportedFeatureError
 from typedgen.frontends.sql.duckdb_probes import DUCKDB_SYNTAX
 from typedgen.frontends.sql.probes import DIALECT_SPECIFIC
 from typedgen.frontends.sql.tables import DialectTables, dialect_tables
+from typedgen.frontends.sql.tsql_oracle_probes import ORACLE_NATIVE, TSQL_NATIVE
 from typedgen.frontends.sql.warehouse_probes import (
     BIGQUERY_NATIVE,
     CLICKHOUSE_NATIVE,
@@ -52,6 +54,10 @@ class SqlDialect:
     """Native syntax that sqlglot parses but writes in another form (``x::INT`` comes back as
     ``CAST``), so the probes cannot tell; every feature here is still covered by the
     soundness tests (random walks parse with sqlglot)."""
+    read_identifier_quotes: ClassVar[tuple[tuple[str, str], ...]] = ()
+    """Identifier delimiters sqlglot reads but writes as another (T-SQL's ``"a b"`` comes back
+    as ``[a b]``, the same tree), so the exact probe cannot tell; each is on where sqlglot
+    reads it as a name and reads that back (:func:`_reads_quoted_name`)."""
     exclude_types: ClassVar[frozenset[str]] = frozenset({"NULL", "UNKNOWN", "UNION"})
     """Type names sqlglot accepts that no one writes in a ``CAST``."""
     double_quoted_strings: ClassVar[bool] = False
@@ -83,7 +89,33 @@ class SqlDialect:
         features = (features | (cls.include_features - DIALECT_SPECIFIC)) - cls.exclude_features
         if features != tables.features:
             tables = dataclasses.replace(tables, features=features)
+        quotes = tuple(
+            pair
+            for pair in cls.read_identifier_quotes
+            if pair not in tables.identifier_quotes and _reads_quoted_name(cls.sqlglot, *pair)
+        )
+        if quotes:
+            tables = dataclasses.replace(
+                tables, identifier_quotes=tables.identifier_quotes + quotes
+            )
         return tables
+
+
+@functools.cache
+def _reads_quoted_name(dialect: str, open_: str, close: str) -> bool:
+    """Whether sqlglot reads ``open_ a b close`` as a column named ``a b`` and reads its own
+    output back as the same tree."""
+    import sqlglot
+    from sqlglot import exp
+    from sqlglot.errors import SqlglotError
+
+    try:
+        tree = sqlglot.parse_one(f"SELECT {open_}a b{close} FROM t", read=dialect or None)
+        value = tree.expressions[0] if isinstance(tree, exp.Select) else None
+        again = sqlglot.parse_one(tree.sql(dialect=dialect or None), read=dialect or None)
+    except (SqlglotError, IndexError):
+        return False
+    return isinstance(value, exp.Column) and value.name == "a b" and again == tree
 
 
 def dialect_class(dialect: str | type[SqlDialect]) -> type[SqlDialect]:
@@ -149,7 +181,12 @@ for _name in (
     _define(_name)
 # T-SQL's table variables (FROM @v, with placeholders) and DATEPART(day, x), AT TIME ZONE:
 # sqlglot's base parser reads them everywhere.
-_define("tsql", include_features=frozenset({"table_variable", "datepart", "at_time_zone"}))
+# T-SQL reads "a b" as a name as well as [a b] (written back so).
+_define(
+    "tsql",
+    include_features=frozenset({"table_variable", "datepart", "at_time_zone"}) | TSQL_NATIVE,
+    read_identifier_quotes=(('"', '"'),),
+)
 _TYPED_LITERALS: frozenset[str] = frozenset({"date_literal", "timestamp_literal"})
 _PG_LIKE = frozenset({"cast_operator"}) | _TYPED_LITERALS
 # PostgreSQL's a ISNULL / a NOTNULL come back as IS [NOT] NULL (and other dialects read
@@ -201,7 +238,8 @@ _define(
     include_features=_TYPED_LITERALS
     | _CONNECT_BY
     | _XML
-    | {"at_time_zone", "systimestamp", "chr_using", "unique_select"},
+    | {"at_time_zone", "systimestamp", "chr_using", "unique_select"}
+    | ORACLE_NATIVE,
 )
 # Spark's lambdas (TRANSFORM(a, x -> x + 1)), generator columns (POSEXPLODE(x) AS (a, b)) and
 # collations in a type (CAST(a AS STRING COLLATE UTF8_BINARY)): sqlglot's base parser reads

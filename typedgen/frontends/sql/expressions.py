@@ -217,12 +217,16 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
             # sqlglot reads COLLATE at the level of + and - (Parser.TERM).
             term_steps.append(seq(self.keyword("COLLATE"), alt(*collations)))
         self.rule("term", seq(ref("factor"), star(alt(*term_steps))))
-        self.rule("factor", seq(ref("unary"), star(seq(alt(*factor_ops), ref("unary")))))
+        first: Expr = ref("unary")
+        if self.has("at_time_zone"):
+            # sqlglot reads AT TIME ZONE after the first operand of * and / only (a * b AT
+            # TIME ZONE 'x' is refused), the zone a unary operand.
+            first = seq(first, star(seq(self.keyword("AT", "TIME", "ZONE"), ref("unary"))))
+        self.rule("factor", seq(first, star(seq(alt(*factor_ops), ref("unary")))))
         signs = [punct("-"), punct("+")] + ([punct("~")] if self.has("bit_not") else [])
-        operand: Expr = ref("postfix")
-        if self.has("at_time_zone"):  # sqlglot reads the zone as a unary operand
-            operand = seq(operand, opt(seq(self.keyword("AT", "TIME", "ZONE"), ref("unary"))))
-        self.rule("unary", alt(seq(alt(*signs), ref("unary")), operand, *self.duckdb_unary()))
+        self.rule(
+            "unary", alt(seq(alt(*signs), ref("unary")), ref("postfix"), *self.duckdb_unary())
+        )
         cast_op = (
             self.options.cast_operator
             if self.options.cast_operator is not None
@@ -304,6 +308,7 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
         primaries += self.collections()
         primaries += self.special_calls()
         primaries += self.vendor_primaries()
+        primaries += self.tsql_oracle_primaries()
         primaries += self.placeholders()
         primaries += self.query_parameters()
         primaries += self.duckdb_primaries()

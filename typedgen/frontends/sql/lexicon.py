@@ -21,6 +21,7 @@ import functools
 from collections import defaultdict
 from dataclasses import dataclass
 
+from typedgen.frontends.sql.identifiers import value_words, word_tail
 from typedgen.frontends.sql.tables import Arity, DialectTables
 from typedgen.ir.grammar import Lexing, Rule
 from typedgen.ir.nodes import Alt, CharClass, Expr, Lit, Ref, Repeat, Seq
@@ -227,6 +228,7 @@ class Lexicon:
         # the dialect's generator quotes when it names something must be quoted.
         free = word not in t.reserved
         ident, table_alias, column_alias = t.word_roles.get(word, (True, True, True))
+        ident = ident and word not in value_words(t.name)  # PRIOR a: no column named prior
         as_name, member, table_name = (False, False, False)
         if self.keyword_names:
             as_name, member, table_name = t.name_roles.get(word, (False, False, False))
@@ -271,6 +273,7 @@ class Lexicon:
         lexes as a plain identifier: no keyword list has to be subtracted from ``IDENT``.
         """
         rules: list[Rule] = []
+        tail = word_tail(self.tables.name)  # T-SQL's Test#, Oracle's V$SESSION: one word
         phrase_tails: list[Expr] = []
         groups: dict[Role, list[str]] = defaultdict(list)
         terminal_of_role: dict[Role, list[str]] = defaultdict(list)
@@ -282,7 +285,7 @@ class Lexicon:
                 rules.append(self._terminal(name, self._word_body(word), word))
                 if " " in word and self.phrase_gap is not None:
                     # GROUP Byear is GROUP then Byear for sqlglot, not GROUP BY then ear.
-                    glued = Seq((self._word_body(word), Repeat(WORD_TAIL, 1)))
+                    glued = Seq((self._word_body(word), Repeat(tail, 1)))
                     phrase_tails.append(glued)
                 terminal_of_role[role].append(name)
             else:
@@ -310,7 +313,7 @@ class Lexicon:
                 origin=self.origin.at("RESERVED_WORD"),
             )
             reserved.append(self._terminal("RESERVED_WORD", body, "RESERVED_WORD"))
-        ident = Seq((WORD_HEAD, Repeat(WORD_TAIL)), origin=self.origin.at("IDENT"))
+        ident = Seq((WORD_HEAD, Repeat(tail)), origin=self.origin.at("IDENT"))
         rules.append(self._terminal("IDENT", ident, "IDENT", priority=0))
         classes: dict[str, list[str]] = {
             "ident": ["IDENT"],

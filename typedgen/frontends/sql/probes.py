@@ -10,6 +10,12 @@ from typedgen.frontends.sql.postgres_mysql_probes import (
     PG_MYSQL_READ,
     PG_MYSQL_SPECIFIC,
 )
+from typedgen.frontends.sql.tsql_oracle_probes import (
+    ORACLE_NATIVE,
+    TSQL_NATIVE,
+    TSQL_ORACLE_PROBES,
+    TSQL_ORACLE_READ,
+)
 from typedgen.frontends.sql.warehouse_probes import (
     WAREHOUSE_PROBES,
     WAREHOUSE_READ,
@@ -442,3 +448,8 @@ DIALECT_SPECIFIC = DIALECT_SPECIFIC | PG_MYSQL_SPECIFIC
 FEATURE_PROBES.update(DUCKDB_PROBES)
 READ_FEATURES = READ_FEATURES | frozenset(DUCKDB_PROBES)
 DIALECT_SPECIFIC = DIALECT_SPECIFIC | DUCKDB_SYNTAX
+
+# Round 6: T-SQL's and Oracle's own constructs (tsql_oracle_probes).
+FEATURE_PROBES.update(TSQL_ORACLE_PROBES)
+READ_FEATURES = READ_FEATURES | TSQL_ORACLE_READ
+DIALECT_SPECIFIC = DIALECT_SPECIFIC | TSQL_NATIVE | ORACLE_NATIVE

@@ -59,6 +59,17 @@ class QueryRules(WarehouseRules, PgMysqlRules):
             body = seq(operand, star(seq(alt(*set_ops), operand)))
         tail = seq(self.limit_tail(), self.query_suffixes())
         self.select_core()
+        self.select_into_statement(with_clause, tail)
+        if "cte_select" in self.rules:
+            # A derived table's query, where sqlglot names its unnamed columns when it writes
+            # it back (T-SQL): the named SELECT of a CTE, or a set operation (never named).
+            derived: list[Expr] = [seq(self.ref("cte_select"), tail)]
+            if set_ops:
+                ops = Repeat(seq(alt(*set_ops), operand), 1)
+                derived.append(seq(operand, ops, tail))
+            self.rule("derived_query", alt(*derived))
+        if self.has("scalar_subquery_order"):  # T-SQL: (SELECT TOP 5 a ... ORDER BY a)
+            self.rule("ordered_query", seq(body, tail))
         nested_with = self.has("nested_with")
         nested_order = self.has("subquery_order")
         if nested_with and nested_order:
@@ -146,6 +157,7 @@ class QueryRules(WarehouseRules, PgMysqlRules):
                 seq(ref("expr"), opt(ref("alias"))),
                 *self.select_values(),
                 *self.prefix_aliases(),
+                *self.assign_aliases(),
             ),
         )
         mods = self.star_modifiers()
@@ -203,6 +215,7 @@ class QueryRules(WarehouseRules, PgMysqlRules):
         forms = [seq(*head, top, *self.select_as(), *clauses)]
         forms += self.from_first(seq(*head), self.separated(item), clauses[1:])
         self.rule("select_core", alt(*forms))
+        self.select_into_core([*head, top], self.separated(item), clauses[1:])
         if self.has("cte_columns") and not self.has("cte_unaliased"):
             # Where sqlglot names a CTE's unnamed columns when it writes the query back
             # (T-SQL), a CTE body without a column list names every value (AS name).
@@ -218,7 +231,8 @@ class QueryRules(WarehouseRules, PgMysqlRules):
         order_item = self.rule(
             "order_item", seq(ref("group_item"), self.direction(), *self.order_fill())
         )
-        self.rule("order_by", seq(self.phrase("ORDER", "BY"), self.separated(order_item)))
+        order = alt(self.phrase("ORDER", "BY"), *self.order_phrases())
+        self.rule("order_by", seq(order, self.separated(order_item)))
         # Output-column aliases may be named in GROUP BY and ORDER BY; in schema-aware mode
         # they are not schema columns, so name them here.
         group_item = [ref("expr")]
@@ -292,6 +306,14 @@ class QueryRules(WarehouseRules, PgMysqlRules):
         if self.has("derived_no_alias"):
             derived_alias = opt(derived_alias)
         derived = seq(self.parens(ref("query")), derived_alias, *self.sample_suffix())
+        if self.has("cte_columns") and not self.has("cte_unaliased"):
+            # T-SQL names a derived table's unnamed columns when it writes it back, unless the
+            # alias names them: (SELECT a AS a FROM t) AS s, (SELECT a FROM t) AS s(b).
+            bare_alias = seq(opt(kw("AS")), ref("ident"))
+            derived_forms = [seq(self.parens(ref("derived_query")), bare_alias)]
+            if self.has("table_alias_columns"):
+                derived_forms.append(seq(self.parens(ref("query")), bare_alias, columns))
+            derived = alt(*derived_forms)
         named: list[Expr] = [seq(opt(table_alias), self.table_hints())]
         sample = self.duckdb_sample()
         if sample is not None:  # t [AS a] TABLESAMPLE RESERVOIR (20%), (...) AS s TABLESAMPLE
@@ -363,9 +385,10 @@ class QueryRules(WarehouseRules, PgMysqlRules):
         joins += self.warehouse_joins(primary, condition)
         if self.has("natural_join"):
             joins.append(seq(kw("NATURAL"), opt(alt(*sides)), kw("JOIN"), primary))
+        applied = alt(primary, seq(self.parens(ref("query")), derived_alias))  # not named
         for feature, word in (("cross_apply", "CROSS"), ("outer_apply", "OUTER")):
             if self.has(feature):
-                joins.append(seq(kw(word), kw("APPLY"), primary))
+                joins.append(seq(kw(word), kw("APPLY"), applied))
         if self.has("array_join"):
             # ClickHouse: ARRAY JOIN a, [1, 2] AS b (each array unrolled into rows).
             arrays = self.separated(seq(ref("expr"), opt(seq(kw("AS"), ref("ident")))))
@@ -374,7 +397,10 @@ class QueryRules(WarehouseRules, PgMysqlRules):
         joins += self.vendor_joins(primary, condition)
         joins += self.duckdb_joins(primary, condition)
         join = self.rule("join", alt(*joins))
-        self.rule("table_item", seq(primary, star(join)))
+        item_forms: list[Expr] = [seq(primary, star(join))]
+        if pivots and self.has("pivot_after_join"):  # Oracle: a JOIN b ON ... PIVOT(...)
+            item_forms.append(seq(primary, Repeat(join, 1), alt(*pivots)))
+        self.rule("table_item", alt(*item_forms))
         later: Expr = ref("table_item")
         if lateral is not None:
             later = alt(later, seq(lateral, star(join)))
@@ -398,7 +424,8 @@ class QueryRules(WarehouseRules, PgMysqlRules):
         kw, ref = self.keyword, self.ref
         hints: list[Expr] = []
         if self.has("table_hint"):
-            hints.append(seq(kw("WITH"), self.parens(self.separated(ref("ident")))))
+            hint = alt(ref("ident"), *self.hint_items())
+            hints.append(seq(kw("WITH"), self.parens(self.separated(hint))))
         if self.has("indexed_by"):
             index = seq(ref("ident"), Repeat(seq(self.punct("."), ref("ident")), 0, 2))
             hints.append(seq(kw("INDEXED"), kw("BY"), index))  # INDEXED BY s.i
@@ -537,6 +564,9 @@ class QueryRules(WarehouseRules, PgMysqlRules):
         if for_clause is not None:
             out.append(for_clause)
         suffix: Expr = opt(alt(*out)) if out else empty()
+        options = self.query_options()
+        if options is not None:  # T-SQL's OPTION(...), after FOR XML
+            suffix = seq(suffix, opt(options))
         if self.has("settings"):
             setting = seq(ref("ident"), self.punct("="), ref("expr"))
             suffix = seq(suffix, opt(seq(kw("SETTINGS"), self.separated(setting))))
@@ -563,6 +593,7 @@ class QueryRules(WarehouseRules, PgMysqlRules):
             named = self.tables.for_named_options
             forms += [seq(kw(word), opt(self.parens(Ref("STRING")))) for word in named]
             kinds.append(seq(kw("FOR"), kw(kind), self.separated(alt(*forms))))
+        kinds += self.for_browse()
         return alt(*kinds) if kinds else None
 
     def lateral(self, derived_alias: Expr, name_alias: Expr) -> Expr | None:
@@ -620,7 +651,7 @@ class QueryRules(WarehouseRules, PgMysqlRules):
             rows = self.separated(self.parens(self.separated(ref("expr"))))
             values = self.parens(kw("VALUES"), rows)
             out.append(seq(values, kw("AS"), ref("ident"), columns))
-        return out
+        return out + self.json_tables(name_alias, columns)
 
     def table_samples(self) -> list[Expr]:
         """``TABLESAMPLE SYSTEM (50)`` and the dialect's other sample forms (after a table)."""
@@ -664,14 +695,15 @@ class QueryRules(WarehouseRules, PgMysqlRules):
                 self.separated(seq(aggregation, opt(seq(kw("AS"), ref("ident"))))),
                 comma,
                 kw("FOR"),
-                ref("column_ref"),
+                ref("column_ref") if self.has("pivot_qualified") else ref("ident"),
                 kw("IN"),
                 alt(self.parens(self.separated(value)), *self.pivot_in_lists(), *in_names),
                 group,
             )
-            out.append(
-                seq(kw("PIVOT"), self.parens(body), alias if self.has("pivot_alias") else empty())
-            )
+            pivot_alias = self.pivot_alias("pivot")
+            if pivot_alias is None:
+                pivot_alias = alias if self.has("pivot_alias") else empty()
+            out.append(seq(kw("PIVOT"), self.parens(body), pivot_alias))
         if self.has("unpivot"):
             body = seq(
                 ref("ident"),
@@ -680,11 +712,9 @@ class QueryRules(WarehouseRules, PgMysqlRules):
                 kw("IN"),
                 self.parens(self.separated(self.unpivot_column())),
             )
-            out.append(
-                seq(
-                    kw("UNPIVOT"),
-                    self.parens(body),
-                    alias if self.has("unpivot_alias") else empty(),
-                )
-            )
+            unpivot_alias = self.pivot_alias("unpivot")
+            if unpivot_alias is None:
+                unpivot_alias = alias if self.has("unpivot_alias") else empty()
+            nulls = self.unpivot_nulls()
+            out.append(seq(kw("UNPIVOT"), nulls, self.parens(body), unpivot_alias))
         return out

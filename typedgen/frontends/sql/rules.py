@@ -289,3 +289,46 @@ class RuleBuilder:
 
     def column_aggregates(self) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    # T-SQL's and Oracle's constructs (TsqlOracleRules).
+    def tsql_oracle_primaries(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - TsqlOracleRules
+
+    def length_types(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - TsqlOracleRules
+
+    def more_table_names(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - TsqlOracleRules
+
+    def temp_columns(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - TsqlOracleRules
+
+    def hint_items(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - TsqlOracleRules
+
+    def query_options(self) -> Expr | None:
+        raise NotImplementedError  # pragma: no cover - TsqlOracleRules
+
+    def for_browse(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - TsqlOracleRules
+
+    def assign_aliases(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - TsqlOracleRules
+
+    def order_phrases(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - TsqlOracleRules
+
+    def unpivot_nulls(self) -> Expr:
+        raise NotImplementedError  # pragma: no cover - TsqlOracleRules
+
+    def pivot_alias(self, kind: str) -> Expr | None:
+        raise NotImplementedError  # pragma: no cover - TsqlOracleRules
+
+    def json_tables(self, name_alias: Expr, columns: Expr) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - TableFunctionRules
+
+    def select_into_core(self, head: list[Expr], items: Expr, clauses: list[Expr]) -> None:
+        raise NotImplementedError  # pragma: no cover - SelectIntoRules
+
+    def select_into_statement(self, with_clause: Expr, tail: Expr) -> None:
+        raise NotImplementedError  # pragma: no cover - SelectIntoRules

@@ -8,6 +8,7 @@ refused.
 
 from __future__ import annotations
 
+from typedgen.frontends.sql.identifiers import word_chars, word_tail
 from typedgen.frontends.sql.lexicon import basic_terminal
 from typedgen.frontends.sql.postgres_mysql import PgMysqlRules
 from typedgen.frontends.sql.rules import PUNCT, alt, empty, opt, seq, star
@@ -77,7 +78,7 @@ class TerminalRules(PgMysqlRules):
         out.append(self.terminal("STRING", self.string()))
         for i, (kind, opener, closer) in enumerate(self.tables.string_forms):
             out.append(self.terminal(f"PSTRING_{i}", self.prefixed_string(kind, opener, closer), 2))
-        word = seq(_WORDISH, star(alt(_WORDISH, _DIGIT)))
+        word = seq(_WORDISH, star(word_tail(self.tables.name)))
         params = {
             "DOLLAR_PARAM": seq(Lit.text("$"), Repeat(_DIGIT, 1, 9)),
             "AT_PARAM": seq(Lit.text("@"), word),
@@ -270,6 +271,10 @@ class TerminalRules(PgMysqlRules):
             word_char = alt(_WORDISH, _DIGIT)
             glued = seq(CharClass.of(sigils), Repeat(word_char, 1))
             out.append(self.terminal("RESERVED_PARAM", glued, 1))
+        # Where sqlglot reads the sigil on in a word (T-SQL's and Oracle's a@b), that is a name.
+        sigils = "".join(c for c in sigils if c not in word_chars(self.tables.name))
+        if sigils:
+            word_char = alt(_WORDISH, _DIGIT)
             after_word = seq(
                 Repeat(word_char, 1),
                 CharClass.of(sigils),

@@ -190,7 +190,8 @@ class VendorRules(PgMysqlRules):
     def unpivot_column(self) -> Expr:
         """A column ``UNPIVOT(... IN (...))`` takes: Oracle's and BigQuery's ``q1 AS 1``
         names its value."""
-        column: Expr = self.ref("column_ref")
+        qualified = self.has("unpivot_qualified")  # elsewhere IN (t.c) comes back IN (c)
+        column: Expr = self.ref("column_ref") if qualified else self.ref("ident")
         if self.has("unpivot_in_alias"):
             value = alt(Ref("INTEGER"), Ref("STRING"))
             column = seq(column, opt(seq(self.keyword("AS"), value)))
