@@ -133,7 +133,7 @@ class CallRules(WarehouseRules):
                                 for i, n in enumerate(order)
                             )
                         )
-                        for order in _orders(call.names)
+                        for order in (call.orders or _orders(call.names))
                     )
                 )
             forms = [
@@ -182,6 +182,7 @@ class CallRules(WarehouseRules):
             self.rule(name, alt(*(Ref(t) for t in self.with_quoted(terminals))))
         self.call_rule(by_role)
         self.type_rule(by_role)
+        self.path_key_rule()
         if self.options.schema:
             self.rule(
                 "schema_table",

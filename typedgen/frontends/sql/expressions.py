@@ -239,6 +239,7 @@ class ExpressionRules(WarehouseRules):
             if self.has("slice"):  # a[1:2], and a[:2], a[1:] where those round-trip
                 bound = opt(ref("expr")) if self.has("slice_open") else ref("expr")
                 postfix.append(seq(punct("["), bound, punct(":"), bound, punct("]")))
+        postfix += self.variant_paths()
         if postfix:
             self.rule("postfix", seq(ref("primary"), star(alt(*postfix))))
         else:
@@ -284,6 +285,7 @@ class ExpressionRules(WarehouseRules):
         if self.has("extract") and self.tables.extract_units:
             units = alt(*(kw(u) for u in self.tables.extract_units))
             primaries.append(seq(kw("EXTRACT"), self.parens(units, kw("FROM"), ref("expr"))))
+            primaries += self.date_part_calls()
         interval_units = self.tables.interval_units
         if self.has("interval_read"):  # PostgreSQL's INTERVAL '1' HOUR ('1 HOUR' written)
             interval_units = self.tables.interval_units_read

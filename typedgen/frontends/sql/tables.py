@@ -31,6 +31,7 @@ from typing import Any
 from typedgen.frontends.sql.arguments import LAST_ARGUMENTS, probe_last_arguments
 from typedgen.frontends.sql.named import NamedCall, probe_named_calls
 from typedgen.frontends.sql.probes import FEATURE_PROBES, READ_FEATURES
+from typedgen.frontends.sql.trees import date_part_words, same_tree
 from typedgen.frontends.sql.warehouse_probes import WarehouseTables, read_warehouse_tables
 
 __all__ = [
@@ -254,7 +255,7 @@ def _round_trips(sql: str, dialect: Any, *, exact: bool = True) -> bool:
         text = tree.sql(dialect=dialect, unsupported_level=ErrorLevel.RAISE)
         if exact and _squash(text) != _squash(sql):
             return False
-        return bool(sqlglot.parse_one(text, read=dialect) == tree)
+        return same_tree(sqlglot.parse_one(text, read=dialect), tree, dialect)
     except (SqlglotError, ValueError, TypeError, AttributeError, KeyError, IndexError):
         return False
     except RecursionError:  # pragma: no cover - defensive
@@ -564,10 +565,9 @@ def _comments(entries: Any) -> tuple[str, ...]:
 
 
 def _module_text() -> bytes:
-    here = Path(__file__)
-    # The probes asked: their modules are part of the key.
-    names = (here.name, "probes.py", "named.py", "arguments.py", "warehouse_probes.py")
-    return b"".join(here.with_name(n).read_bytes() for n in names)
+    # This module and the probes asked (their modules, and trees.py that judges them).
+    names = ("probes.py", "named.py", "arguments.py", "warehouse_probes.py", "trees.py")
+    return b"".join(Path(__file__).with_name(n).read_bytes() for n in ("tables.py", *names))
 
 
 _CODE = _module_text()
@@ -704,12 +704,8 @@ def _read_tables(name: str) -> DialectTables:
         nulls = {name for name in features if name.startswith("nulls_")}
         if not any(_round_trips(FEATURE_PROBES[name], dialect) for name in sorted(nulls)):
             features -= nulls
-        # Date parts: typedgen's list and the canonical names of the dialect's own mapping
-        # (WEEKISO, DAYOFWEEK, NANOSECOND...), in any spelling sqlglot reads back the same.
-        mapped = getattr(type(dialect), "DATE_PART_MAPPING", {}) or {}
-        parts = dict.fromkeys(
-            [*_DATE_PARTS, *(v for v in mapped.values() if set(v) <= _WORD_CHARS)]
-        )
+        # Date parts, in any spelling sqlglot reads back the same (trees.date_part_words).
+        parts = date_part_words(dialect, _DATE_PARTS)
         extract_units = tuple(
             u
             for u in parts

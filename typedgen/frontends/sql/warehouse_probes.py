@@ -89,6 +89,9 @@ WAREHOUSE_PROBES: dict[str, str] = {
     "star_rename": "SELECT * EXCLUDE (a) RENAME (b AS c, d AS e) FROM t",
     "sample_suffix": "SELECT * FROM t AS x TABLESAMPLE BERNOULLI (5) SEED (1)",
     "sample_read": "SELECT * FROM t AS x SAMPLE BLOCK (0.5) REPEATABLE (1)",
+    "date_part_from": "SELECT DATE_PART(year FROM a)",
+    # Semi-structured paths (semistructured.py), written back as GET_PATH(v, 'a.b[0].c').
+    "variant_path": 'SELECT v:a.b[0]:c::INT, t.v:"x y"[k]:from FROM t',
 }
 """Each construct with the SQL that must round-trip (exactly, unless in :data:`WAREHOUSE_READ`)."""
 
@@ -104,6 +107,8 @@ WAREHOUSE_READ: frozenset[str] = frozenset(
         "star_exclude_bare",
         "sample_read",
         "union_corresponding",
+        "variant_path",
+        "date_part_from",
     }
 )
 """Probes that need only come back as the same tree (a spelling sqlglot reads and writes in
@@ -156,6 +161,8 @@ SNOWFLAKE_NATIVE: frozenset[str] = frozenset(
         "string_table",
         "pivot_in_query",
         "pivot_in_any",
+        "variant_path",
+        "struct_literal",  # {'a': 1} comes back as OBJECT_CONSTRUCT('a', 1): the same tree
     }
 )
 DUCKDB_NATIVE: frozenset[str] = frozenset(

@@ -1,0 +1,66 @@
+"""Snowflake's and BigQuery's constructs of round 6: semi-structured paths, object literals,
+date parts, named arguments a builder unwraps (``ROUND(EXPR => x)``), and BigQuery's tables.
+
+sqlglot is the oracle: every accepted text parses in the dialect and its output parses back to
+the same tree, the marks of a spelling aside (``trees.same_tree``); each refused spelling is
+one the other dialect does not read as the same tree.
+"""
+
+from __future__ import annotations
+
+import pytest
+import sqlglot
+
+import typedgen
+from typedgen.frontends.sql.trees import same_tree
+
+from ._sql import assert_construct, sql_accepts
+
+# (dialect that has it, text, a dialect that does not, or None)
+CONSTRUCTS = [
+    # Semi-structured paths: a key (any word, keywords too, or a quoted name), then .key,
+    # [expr] and :key steps, after a column, a call or a parenthesised expression.
+    ("snowflake", "SELECT v:a.b[0]:c::INT FROM t", "postgres"),
+    ("snowflake", "SELECT t.v:c[s.x]:r:d::VARCHAR FROM t, s", "postgres"),
+    ("snowflake", "SELECT a:from, a:select, a : b . c FROM t", "duckdb"),
+    ("snowflake", 'SELECT PARSE_JSON(x):a:"b c", (v):k FROM t', "postgres"),
+    # Object literals, written back as OBJECT_CONSTRUCT.
+    ("snowflake", "SELECT { 'Manitoba': 'Winnipeg', 'foo': v:b } AS o", "postgres"),
+    # Every date part sqlglot reads for Snowflake, and DATE_PART(part FROM x).
+    ("snowflake", "SELECT EXTRACT(DAYOFMONTH FROM a), EXTRACT(YEAROFWEEKISO FROM a)", "postgres"),
+    ("snowflake", "SELECT EXTRACT(dd FROM a), DATE_PART(year FROM a)", "postgres"),
+    # Named arguments a builder unwraps, in the orders that round-trip.
+    ("snowflake", "SELECT ROUND(EXPR => 2.25, SCALE => 1) AS value", "postgres"),
+    ("snowflake", "SELECT ROUND(ROUNDING_MODE => 'HALF_TO_EVEN', EXPR => 2.25, SCALE => 1)", None),
+]
+
+
+@pytest.mark.parametrize(("dialect", "text", "without"), CONSTRUCTS)
+def test_construct(dialect: str, text: str, without: str | None) -> None:
+    assert_construct(dialect, text, without)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SELECT a:not FROM t",  # NOT is no key (sqlglot's reserved token)
+        "SELECT ROUND(SCALE => 1)",  # no EXPR: sqlglot refuses it
+        "SELECT ROUND(2.25, SCALE => 1)",  # Snowflake mixes no plain and named arguments
+        "SELECT EXTRACT(MONTHNAME FROM a)",  # no date part
+    ],
+)
+def test_refused(text: str) -> None:
+    assert not sql_accepts(typedgen.Sql("snowflake"), text)
+
+
+def test_same_tree_sets_only_spelling_aside() -> None:
+    """A path reads back as the same extraction; another key is another tree."""
+    path = sqlglot.parse_one("SELECT v:a.b", read="snowflake")
+    written = sqlglot.parse_one(path.sql("snowflake"), read="snowflake")
+    assert path != written and same_tree(path, written)
+    other = sqlglot.parse_one("SELECT v:a.c", read="snowflake")
+    assert not same_tree(path, other)
+    day = sqlglot.parse_one("SELECT EXTRACT(DAYOFMONTH FROM a)", read="snowflake")
+    assert same_tree(day, sqlglot.parse_one(day.sql("snowflake"), read="snowflake"), "snowflake")
+    month = sqlglot.parse_one("SELECT EXTRACT(MONTH FROM a)", read="snowflake")
+    assert not same_tree(day, month, "snowflake")
