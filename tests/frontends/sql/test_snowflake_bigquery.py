@@ -32,7 +32,32 @@ CONSTRUCTS = [
     # Named arguments a builder unwraps, in the orders that round-trip.
     ("snowflake", "SELECT ROUND(EXPR => 2.25, SCALE => 1) AS value", "postgres"),
     ("snowflake", "SELECT ROUND(ROUNDING_MODE => 'HALF_TO_EVEN', EXPR => 2.25, SCALE => 1)", None),
+    # Pairs of arguments: OBJECT_CONSTRUCT takes 2, 4, 6, 8.
+    ("snowflake", "SELECT OBJECT_CONSTRUCT('a', 1, 'b', 2, 'c', 3)", None),
+    # Changes of a table, OBJECT types, LIMIT NULL.
+    (
+        "snowflake",
+        "SELECT c FROM t CHANGES (INFORMATION => APPEND_ONLY) AT (STREAM => 's') END"
+        " (TIMESTAMP => x) AS y",
+        "postgres",
+    ),
+    ("snowflake", "SELECT CAST(x AS OBJECT(a CHAR NOT NULL, b OBJECT(c INT)))", "postgres"),
+    ("snowflake", "SELECT CAST(x AS OBJECT(a CHAR) ADD FIELDS)", "postgres"),
+    ("snowflake", "SELECT 1 ORDER BY 1 LIMIT NULL OFFSET 0", "postgres"),
 ]
+
+CHECKING = {"comments": True, "whitespace": "check", "functions": "any", "placeholders": True}
+
+CHECKED = [
+    # A staged file's columns, a model's methods (names of the user's: functions="any").
+    ("snowflake", "SELECT t.$1, $1.elem, t.$17:a[0].b FROM t", "postgres"),
+    ("snowflake", "SELECT m!PREDICT(INPUT_DATA => {*}) AS p, model!mladmin FROM t", "duckdb"),
+]
+
+
+@pytest.mark.parametrize(("dialect", "text", "without"), CHECKED)
+def test_checked_construct(dialect: str, text: str, without: str | None) -> None:
+    assert_construct(dialect, text, without, **CHECKING)
 
 
 @pytest.mark.parametrize(("dialect", "text", "without"), CONSTRUCTS)
@@ -47,6 +72,8 @@ def test_construct(dialect: str, text: str, without: str | None) -> None:
         "SELECT ROUND(SCALE => 1)",  # no EXPR: sqlglot refuses it
         "SELECT ROUND(2.25, SCALE => 1)",  # Snowflake mixes no plain and named arguments
         "SELECT EXTRACT(MONTHNAME FROM a)",  # no date part
+        "SELECT m!PREDICT(1) FROM t",  # a model's method: only with functions="any"
+        "SELECT t.$1 FROM t",  # a staged file's column: only with placeholders=True
     ],
 )
 def test_refused(text: str) -> None:

@@ -325,7 +325,7 @@ class CallRules(WarehouseRules):
             data_types.append(seq(names, alt(*suffixes)))
             if formats:
                 format_types.append(data_types[-1])
-        data_types += self.warehouse_types()
+        data_types += self.warehouse_types() + self.object_types()
         if data_types:
             self.rule("data_type", alt(*data_types))
         if format_types:
@@ -406,7 +406,8 @@ class CallRules(WarehouseRules):
             member = seq(self.punct("."), ref("member_name"))
             self.rule("table_name", alt(ref("table_word"), seq(ref("ident"), Repeat(member, 1))))
             self.rule("column_name", ref("ident"))
-            self.rule("column_ref", seq(ref("ident"), Repeat(member, 0, 2)))
+            dotted = seq(ref("ident"), Repeat(member, 0, 2))
+            self.rule("column_ref", alt(dotted, *self.dollar_columns()))
             return
         for table in self.options.schema.tables:
             if is_word(table):

@@ -261,6 +261,7 @@ class ExpressionRules(WarehouseRules):
             # BigQuery's CAST(x AS STRING FORMAT 'YYYY'), for the types that take it.
             formatted = seq(ref("format_type"), kw("FORMAT"), Ref("STRING"))
             cast_types = alt(cast_types, formatted)
+        cast_types = alt(cast_types, *self.cast_field_forms())
         primaries: list[Expr] = [ref("literal"), ref("column_ref")]
         if self.callable_functions() or (self.options.anonymous_calls and self.has("anonymous")):
             primaries.append(ref("call"))  # functions=[] (or none the dialect knows): no calls
@@ -304,6 +305,7 @@ class ExpressionRules(WarehouseRules):
         primaries += self.special_calls()
         primaries += self.vendor_primaries()
         primaries += self.placeholders()
+        primaries += self.model_attributes()
         primaries += self.query_parameters()
         # Functions written without parentheses, where they round-trip (sqlglot's
         # NO_PAREN_FUNCTIONS: 'WHERE placed > CURRENT_DATE').

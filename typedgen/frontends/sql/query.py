@@ -99,7 +99,7 @@ class QueryRules(WarehouseRules):
                 forms.append(seq(self.keyword("LIMIT"), number, by))
             if self.has("offset_only"):
                 forms.append(seq(self.keyword("OFFSET"), count))
-            forms += self.warehouse_limits()
+            forms += self.warehouse_limits() + self.limit_null()
         if not (prefer_fetch or self.tables.limit_fetch == "ALL"):
             return forms
         suffix = "_ordered" if ordered else ""
@@ -299,7 +299,7 @@ class QueryRules(WarehouseRules):
         table_forms: list[Expr] = [alt(*named)]
         historical = self.historical()
         if historical is not None and (self.has("historical_at") or self.has("historical_before")):
-            table_forms = [seq(opt(historical), alt(*named))]
+            table_forms = [seq(opt(alt(historical, *self.changes_clause())), alt(*named))]
         if historical is not None and self.has("historical_after_alias"):
             # DuckDB: t AS a AT (VERSION => 1), the clause after the alias.
             table_forms.append(seq(table_alias, historical, self.table_hints()))

@@ -410,6 +410,8 @@ def _probe_arity(name: str, dialect: Any) -> Arity | None:
     elif last in counts:
         # Five but not eight: six and seven too (Spark's MAKE_INTERVAL takes up to seven).
         counts += [k for k in (6, 7) if takes(k)]
+    elif {last - 3, last - 1} <= set(counts) and takes(_PROBE_MANY_ARGS):
+        counts += [6, _PROBE_MANY_ARGS]  # pairs: OBJECT_CONSTRUCT('a', 1, 'b', 2, ...)
     return Arity(tuple(counts), rest)
 
 

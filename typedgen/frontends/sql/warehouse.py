@@ -11,6 +11,7 @@ from typedgen.frontends.sql.date_parts import DatePartRules
 from typedgen.frontends.sql.lexicon import basic_terminal
 from typedgen.frontends.sql.rules import alt, empty, opt, seq, star
 from typedgen.frontends.sql.semistructured import SemistructuredRules
+from typedgen.frontends.sql.snowflake_syntax import SnowflakeRules
 from typedgen.ir.grammar import Rule
 from typedgen.ir.nodes import Alt, CharClass, Expr, Lit, Ref, Repeat
 
@@ -39,7 +40,7 @@ def _stage_path() -> Expr:
     return seq(Lit.text("@"), alt(Lit.text("~"), name), path)
 
 
-class WarehouseRules(SemistructuredRules, DatePartRules):
+class WarehouseRules(SemistructuredRules, DatePartRules, SnowflakeRules):
     """Hooks for the constructs one warehouse has."""
 
     # -- words -----------------------------------------------------------------------------

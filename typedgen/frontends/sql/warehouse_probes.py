@@ -92,6 +92,15 @@ WAREHOUSE_PROBES: dict[str, str] = {
     "date_part_from": "SELECT DATE_PART(year FROM a)",
     # Semi-structured paths (semistructured.py), written back as GET_PATH(v, 'a.b[0].c').
     "variant_path": 'SELECT v:a.b[0]:c::INT, t.v:"x y"[k]:from FROM t',
+    # Snowflake (snowflake_syntax.py).
+    "changes": "SELECT * FROM t CHANGES (INFORMATION => DEFAULT) AT (OFFSET => -1) END (STREAM"
+    " => s)",
+    "object_type": "SELECT CAST(x AS OBJECT(a INT NOT NULL, b OBJECT(c VARCHAR)))",
+    "object_fields": "SELECT CAST(x AS OBJECT(a INT) ADD FIELDS), CAST(y AS OBJECT(b INT) RENAME"
+    " FIELDS)",
+    "limit_null": "SELECT a FROM t LIMIT NULL OFFSET 1",
+    "dollar_column": "SELECT t.$1, $1.a FROM t",
+    "model_attribute": "SELECT m!PREDICT(1, x), m!foo FROM t",
 }
 """Each construct with the SQL that must round-trip (exactly, unless in :data:`WAREHOUSE_READ`)."""
 
@@ -163,6 +172,12 @@ SNOWFLAKE_NATIVE: frozenset[str] = frozenset(
         "pivot_in_any",
         "variant_path",
         "struct_literal",  # {'a': 1} comes back as OBJECT_CONSTRUCT('a', 1): the same tree
+        "changes",
+        "object_type",
+        "object_fields",
+        "limit_null",
+        "dollar_column",
+        "model_attribute",
     }
 )
 DUCKDB_NATIVE: frozenset[str] = frozenset(
