@@ -44,6 +44,22 @@ CONSTRUCTS = [
     ("snowflake", "SELECT CAST(x AS OBJECT(a CHAR NOT NULL, b OBJECT(c INT)))", "postgres"),
     ("snowflake", "SELECT CAST(x AS OBJECT(a CHAR) ADD FIELDS)", "postgres"),
     ("snowflake", "SELECT 1 ORDER BY 1 LIMIT NULL OFFSET 0", "postgres"),
+    # BigQuery's ML/AI table functions, in the argument shapes that round-trip for each.
+    ("bigquery", "SELECT * FROM ML.PREDICT(MODEL d.m, TABLE d.t, STRUCT(0.5 AS x)) AS p", "duckdb"),
+    ("bigquery", "SELECT * FROM ML.FORECAST(MODEL `d.m`, STRUCT())", "duckdb"),
+    ("bigquery", "SELECT * FROM AI.GENERATE_TEXT(MODEL m, (SELECT 'q' AS prompt))", "duckdb"),
+    # Table functions of a table and named arguments.
+    (
+        "bigquery",
+        "SELECT * FROM GAP_FILL(TABLE t, ts_column => 'b', partitioning_columns => ['a'],"
+        " bucket_width => INTERVAL '1' DAY)",
+        "duckdb",
+    ),
+    (
+        "bigquery",
+        "SELECT * FROM VECTOR_SEARCH((SELECT * FROM b), 'c', TABLE d.q, 'qc', top_k => 2)",
+        "duckdb",
+    ),
 ]
 
 CHECKING = {"comments": True, "whitespace": "check", "functions": "any", "placeholders": True}
@@ -78,6 +94,17 @@ def test_construct(dialect: str, text: str, without: str | None) -> None:
 )
 def test_refused(text: str) -> None:
     assert not sql_accepts(typedgen.Sql("snowflake"), text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SELECT * FROM ML.TRANSLATE(MODEL m, TABLE t)",  # sqlglot requires its parameters
+        "SELECT * FROM GAP_FILL(TABLE t, ts_column => 'b')",  # bucket_width is required
+    ],
+)
+def test_refused_bigquery(text: str) -> None:
+    assert not sql_accepts(typedgen.Sql("bigquery"), text)
 
 
 def test_same_tree_sets_only_spelling_aside() -> None:

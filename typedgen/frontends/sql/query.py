@@ -307,6 +307,7 @@ class QueryRules(WarehouseRules):
         table = seq(ref("table_name"), alt(*table_forms))
         primaries: list[Expr] = [table, derived]
         primaries += self.table_functions(name_alias, columns)
+        primaries += self.ml_table_functions(name_alias) + self.table_valued_calls(name_alias)
         if pivots and self.has("derived_pivot"):
             primaries.append(seq(self.parens(ref("query")), alt(*pivots)))  # (SELECT ...) PIVOT
         primaries += self.vendor_tables(name_alias, columns)

@@ -7,6 +7,7 @@ predicate, a table suffix, a call); each returns nothing where the dialect lacks
 
 from __future__ import annotations
 
+from typedgen.frontends.sql.bigquery_ml import MlTableRules
 from typedgen.frontends.sql.date_parts import DatePartRules
 from typedgen.frontends.sql.lexicon import basic_terminal
 from typedgen.frontends.sql.rules import alt, empty, opt, seq, star
@@ -40,7 +41,7 @@ def _stage_path() -> Expr:
     return seq(Lit.text("@"), alt(Lit.text("~"), name), path)
 
 
-class WarehouseRules(SemistructuredRules, DatePartRules, SnowflakeRules):
+class WarehouseRules(SemistructuredRules, DatePartRules, SnowflakeRules, MlTableRules):
     """Hooks for the constructs one warehouse has."""
 
     # -- words -----------------------------------------------------------------------------

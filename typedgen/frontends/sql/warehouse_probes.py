@@ -101,6 +101,10 @@ WAREHOUSE_PROBES: dict[str, str] = {
     "limit_null": "SELECT a FROM t LIMIT NULL OFFSET 1",
     "dollar_column": "SELECT t.$1, $1.a FROM t",
     "model_attribute": "SELECT m!PREDICT(1, x), m!foo FROM t",
+    # BigQuery's ML.*/AI.* table functions (bigquery_ml.py).
+    "ml_functions": "SELECT * FROM ML.PREDICT(MODEL m, TABLE t, STRUCT(1 AS a)) AS p",
+    "gap_fill": "SELECT * FROM GAP_FILL(TABLE t, ts_column => 'a', bucket_width => x, origin => y)",
+    "vector_search": "SELECT * FROM VECTOR_SEARCH(TABLE t, 'c', TABLE q, 'd', top_k => 2) AS v",
 }
 """Each construct with the SQL that must round-trip (exactly, unless in :data:`WAREHOUSE_READ`)."""
 
@@ -200,6 +204,9 @@ DUCKDB_NATIVE: frozenset[str] = frozenset(
 )
 BIGQUERY_NATIVE: frozenset[str] = frozenset(
     {
+        "gap_fill",
+        "vector_search",
+        "ml_functions",
         "typed_literals",
         "select_as_struct",
         "select_as_value",
