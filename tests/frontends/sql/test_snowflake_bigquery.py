@@ -60,6 +60,8 @@ CONSTRUCTS = [
         "SELECT * FROM VECTOR_SEARCH((SELECT * FROM b), 'c', TABLE d.q, 'qc', top_k => 2)",
         "duckdb",
     ),
+    ("bigquery", "SELECT * FROM ML.FEATURES_AT_TIME(TABLE d.f, num_rows => 1)", "duckdb"),
+    ("bigquery", "SELECT * FROM AI.FORECAST(TABLE t, data_col => 'n', horizon => 30)", "duckdb"),
 ]
 
 CHECKING = {"comments": True, "whitespace": "check", "functions": "any", "placeholders": True}

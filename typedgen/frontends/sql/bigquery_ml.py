@@ -19,11 +19,13 @@ from typedgen.ir.nodes import Expr, Ref, Repeat
 __all__ = ["MlTableRules", "ml_functions"]
 
 _TABLE_CALLS = {
-    "gap_fill": ("GAP_FILL", "GapFill"),
-    "vector_search": ("VECTOR_SEARCH", "VectorSearch"),
+    "gap_fill": ("", "GAP_FILL", "GapFill"),
+    "vector_search": ("", "VECTOR_SEARCH", "VectorSearch"),
+    "features_at_time": ("ML", "FEATURES_AT_TIME", "FeaturesAtTime"),
+    "ai_forecast": ("AI", "FORECAST", "AIForecast"),
 }
-"""Table functions of a table then named arguments, by feature: the name and sqlglot's class
-(whose argument names are the names offered)."""
+"""Table functions of a table then named arguments, by feature: the prefix, the name and
+sqlglot's class (whose argument names are the names offered)."""
 
 _PARSERS = frozenset({"_parse_ml", "_parse_generate", "_parse_translate", "_parse_forecast"})
 _SHAPES = {
@@ -109,18 +111,24 @@ class MlTableRules(RuleBuilder):
     def table_valued_calls(self, name_alias: Expr) -> list[Expr]:
         """``GAP_FILL(TABLE t, ts_column => x, bucket_width => y[, ...])``: sqlglot fills its
         arguments by position, so two to six named ones (any of the class's names, which it
-        writes back as given); ``VECTOR_SEARCH(TABLE t, 'c', TABLE q[, 'qc'][, top_k => 2])``:
+        writes back as given); ``VECTOR_SEARCH(TABLE t, 'c', TABLE q[, 'qc'][, top_k => 2])``,
+        ``ML.FEATURES_AT_TIME(TABLE t, num_rows => 1)``, ``AI.FORECAST(TABLE t, horizon => 3)``:
         the names after the plain ones, each setting its own argument."""
         from sqlglot import exp
 
         kw, punct, ref = self.keyword, self.punct, self.ref
         comma = punct(",")
         out: list[Expr] = []
-        for feature, (name, cls) in _TABLE_CALLS.items():
+        for feature, (prefix, name, cls) in _TABLE_CALLS.items():
             if not self.has(feature):
                 continue
             keys = list(getattr(exp, cls).arg_types)
-            if feature == "gap_fill":
+            head = seq(kw(prefix), punct("."), kw(name)) if prefix else kw(name)
+            if feature in ("features_at_time", "ai_forecast"):
+                # Each name sets its own argument (sqlglot: expr.set(name, value)).
+                named = alt(*(seq(kw(k.upper()), punct("=>"), ref("expr")) for k in keys[1:]))
+                args = seq(self._source(), star(seq(comma, named)))
+            elif feature == "gap_fill":
                 named = alt(*(seq(kw(k.upper()), punct("=>"), ref("expr")) for k in keys[1:]))
                 args = seq(self._source(), *(seq(comma, named) for _ in range(2)))
                 args = seq(args, Repeat(seq(comma, named), 0, len(keys) - 3))
@@ -128,5 +136,5 @@ class MlTableRules(RuleBuilder):
                 plain = seq(self._source(), comma, ref("bitwise"), comma, self._source())
                 named = alt(*(seq(kw(k.upper()), punct("=>"), ref("expr")) for k in keys[3:]))
                 args = seq(plain, opt(seq(comma, Ref("STRING"))), star(seq(comma, named)))
-            out.append(seq(kw(name), self.parens(args), opt(name_alias)))
+            out.append(seq(head, self.parens(args), opt(name_alias)))
         return out

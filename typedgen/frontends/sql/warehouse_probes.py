@@ -105,6 +105,8 @@ WAREHOUSE_PROBES: dict[str, str] = {
     "ml_functions": "SELECT * FROM ML.PREDICT(MODEL m, TABLE t, STRUCT(1 AS a)) AS p",
     "gap_fill": "SELECT * FROM GAP_FILL(TABLE t, ts_column => 'a', bucket_width => x, origin => y)",
     "vector_search": "SELECT * FROM VECTOR_SEARCH(TABLE t, 'c', TABLE q, 'd', top_k => 2) AS v",
+    "features_at_time": "SELECT * FROM ML.FEATURES_AT_TIME(TABLE t, time => 'x', num_rows => 1)",
+    "ai_forecast": "SELECT * FROM AI.FORECAST((SELECT 1), data_col => 'a', horizon => 3)",
 }
 """Each construct with the SQL that must round-trip (exactly, unless in :data:`WAREHOUSE_READ`)."""
 
@@ -206,6 +208,8 @@ BIGQUERY_NATIVE: frozenset[str] = frozenset(
     {
         "gap_fill",
         "vector_search",
+        "features_at_time",
+        "ai_forecast",
         "ml_functions",
         "typed_literals",
         "select_as_struct",
