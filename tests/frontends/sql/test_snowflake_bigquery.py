@@ -62,6 +62,12 @@ CONSTRUCTS = [
     ),
     ("bigquery", "SELECT * FROM ML.FEATURES_AT_TIME(TABLE d.f, num_rows => 1)", "duckdb"),
     ("bigquery", "SELECT * FROM AI.FORECAST(TABLE t, data_col => 'n', horizon => 30)", "duckdb"),
+    # UNPIVOT of column groups.
+    (
+        "bigquery",
+        "SELECT * FROM p UNPIVOT((a, b) FOR s IN ((q1, q2) AS 'h1', (q3, q4) AS 'h2'))",
+        "duckdb",
+    ),
 ]
 
 CHECKING = {"comments": True, "whitespace": "check", "functions": "any", "placeholders": True}

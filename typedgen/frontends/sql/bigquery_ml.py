@@ -1,7 +1,8 @@
 """BigQuery's ML and AI table functions: ``ML.PREDICT(MODEL m, TABLE t, STRUCT(0.5 AS x))``,
 ``ML.FORECAST(MODEL m, STRUCT(2 AS horizon))``, ``AI.GENERATE_TEXT(MODEL m, (SELECT ...))``;
 and the table functions of a table and named arguments, ``GAP_FILL(TABLE t, ts_column => 'a',
-bucket_width => INTERVAL '1' MINUTE)``, ``VECTOR_SEARCH(TABLE t, 'c', TABLE q, top_k => 2)``.
+bucket_width => INTERVAL '1' MINUTE)``, ``VECTOR_SEARCH(TABLE t, 'c', TABLE q, top_k => 2)``;
+and ``UNPIVOT`` of column groups, ``UNPIVOT((a, b) FOR s IN ((q1, q2) AS 'h1', ...))``.
 
 The functions are those of the dialect's ``FUNCTION_PARSERS`` read by sqlglot's ML parsers
 (``_parse_ml``, ``_parse_generate``...); each takes, after ``MODEL name``, the argument shapes
@@ -138,3 +139,16 @@ class MlTableRules(RuleBuilder):
                 args = seq(plain, opt(seq(comma, Ref("STRING"))), star(seq(comma, named)))
             out.append(seq(head, self.parens(args), opt(name_alias)))
         return out
+
+    def unpivot_groups(self) -> list[Expr]:
+        """``UNPIVOT((a, b) FOR s IN ((q1, q2) AS 'h1', (q3, q4) AS 'h2'))``: columns unpivoted
+        in groups (the body inside ``UNPIVOT(...)``)."""
+        if not self.has("unpivot_groups"):
+            return []
+        kw, ref = self.keyword, self.ref
+        names = self.parens(self.separated(ref("ident")))
+        group = self.parens(self.separated(ref("column_ref")))
+        if self.has("unpivot_in_alias"):
+            group = seq(group, opt(seq(kw("AS"), alt(Ref("INTEGER"), Ref("STRING")))))
+        groups = self.parens(self.separated(group))
+        return [seq(names, kw("FOR"), ref("ident"), kw("IN"), groups)]

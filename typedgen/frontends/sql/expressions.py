@@ -261,7 +261,8 @@ class ExpressionRules(WarehouseRules):
             # BigQuery's CAST(x AS STRING FORMAT 'YYYY'), for the types that take it.
             formatted = seq(ref("format_type"), kw("FORMAT"), Ref("STRING"))
             cast_types = alt(cast_types, formatted)
-        cast_types = alt(cast_types, *self.cast_field_forms())
+        if fields := self.cast_field_forms():  # Snowflake's OBJECT(...) ADD FIELDS
+            cast_types = alt(cast_types, *fields)
         primaries: list[Expr] = [ref("literal"), ref("column_ref")]
         if self.callable_functions() or (self.options.anonymous_calls and self.has("anonymous")):
             primaries.append(ref("call"))  # functions=[] (or none the dialect knows): no calls

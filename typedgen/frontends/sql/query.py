@@ -330,8 +330,11 @@ class QueryRules(WarehouseRules):
             sides.append(seq(kw("RIGHT"), outer))
         if self.has("full_join"):
             sides.append(seq(kw("FULL"), outer))
+        bare = self.has("join_bare")
         joins: list[Expr] = [
-            seq(opt(kw("INNER")), kw("JOIN"), primary, opt(condition)),
+            # A JOIN without a condition only where it comes back as one (BigQuery writes it
+            # as a comma join, another tree).
+            seq(opt(kw("INNER")), kw("JOIN"), primary, opt(condition) if bare else condition),
             seq(alt(*sides), kw("JOIN"), primary, condition),
         ]
         lateral = self.lateral(derived_alias, name_alias)
@@ -664,6 +667,7 @@ class QueryRules(WarehouseRules):
                 kw("IN"),
                 self.parens(self.separated(self.unpivot_column())),
             )
+            body = alt(body, *self.unpivot_groups())
             out.append(
                 seq(
                     kw("UNPIVOT"),

@@ -107,6 +107,9 @@ WAREHOUSE_PROBES: dict[str, str] = {
     "vector_search": "SELECT * FROM VECTOR_SEARCH(TABLE t, 'c', TABLE q, 'd', top_k => 2) AS v",
     "features_at_time": "SELECT * FROM ML.FEATURES_AT_TIME(TABLE t, time => 'x', num_rows => 1)",
     "ai_forecast": "SELECT * FROM AI.FORECAST((SELECT 1), data_col => 'a', horizon => 3)",
+    # A JOIN without a condition (query.py): BigQuery and ClickHouse write it as a comma join.
+    "join_bare": "SELECT * FROM a JOIN b",
+    "unpivot_groups": "SELECT * FROM t UNPIVOT((a, b) FOR s IN ((q1, q2) AS 'x', (q3, q4) AS 'y'))",
 }
 """Each construct with the SQL that must round-trip (exactly, unless in :data:`WAREHOUSE_READ`)."""
 
@@ -122,6 +125,7 @@ WAREHOUSE_READ: frozenset[str] = frozenset(
         "star_exclude_bare",
         "sample_read",
         "union_corresponding",
+        "join_bare",
         "variant_path",
         "date_part_from",
     }
@@ -210,6 +214,7 @@ BIGQUERY_NATIVE: frozenset[str] = frozenset(
         "vector_search",
         "features_at_time",
         "ai_forecast",
+        "unpivot_groups",
         "ml_functions",
         "typed_literals",
         "select_as_struct",
