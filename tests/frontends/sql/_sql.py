@@ -11,7 +11,7 @@ import sqlglot
 import typedgen
 from tests._support import accepts, byte_vocabulary
 from typedgen.compiler.compiled import CompiledGrammar
-from typedgen.frontends.sql.dollar import plain_strings
+from typedgen.frontends.sql.trees import same_tree
 
 logging.getLogger("sqlglot").setLevel(logging.CRITICAL)
 
@@ -31,13 +31,12 @@ def sql_accepts(sql: typedgen.Sql, text: str) -> bool:
 
 
 def round_trips(text: str, dialect: str) -> tuple[bool, str]:
-    """Whether sqlglot parses ``text`` and its own output parses back to the same tree (a
-    dollar-quoted string, ``$$a$$``, comes back as the plain string of its text, ``'a'``)."""
+    """Whether sqlglot parses ``text`` and its own output parses back to the same tree (the
+    marks of a spelling aside: ``trees.same_tree``)."""
     try:
         tree = sqlglot.parse_one(text, read=dialect)
         again = tree.sql(dialect=dialect)
-        same = plain_strings(sqlglot.parse_one(again, read=dialect)) == plain_strings(tree)
-        return same, again
+        return same_tree(sqlglot.parse_one(again, read=dialect), tree, dialect), again
     except Exception as err:  # sqlglot raises several error types
         return False, f"{type(err).__name__}: {err}"
 

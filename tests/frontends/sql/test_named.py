@@ -75,4 +75,7 @@ def test_probed_names_are_what_sqlglot_keeps() -> None:
     assert calls["GENERATOR"].names == ("ROWCOUNT", "TIMELIMIT")
     assert {"ANALYZER", "SEARCH_MODE"} <= set(calls["SEARCH"].names or ())
     # Functions whose "named" arguments only fill a plain slot have none.
-    assert "TRIM" not in calls and "LAG" not in calls and "ROUND" not in calls
+    assert "TRIM" not in calls and "LAG" not in calls
+    # ROUND's builder unwraps the names it knows (EXPR, SCALE, ROUNDING_MODE), all named.
+    assert calls["ROUND"].names == ("EXPR", "SCALE", "ROUNDING_MODE")
+    assert calls["ROUND"].positional == (0,) and ("EXPR",) in (calls["ROUND"].orders or ())

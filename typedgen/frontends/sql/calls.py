@@ -133,7 +133,7 @@ class CallRules(WarehouseRules):
                                 for i, n in enumerate(order)
                             )
                         )
-                        for order in _orders(call.names)
+                        for order in (call.orders or _orders(call.names))
                     )
                 )
             forms = [
@@ -183,6 +183,7 @@ class CallRules(WarehouseRules):
             self.rule(name, alt(*(Ref(t) for t in self.with_quoted(terminals))))
         self.call_rule(by_role)
         self.type_rule(by_role)
+        self.path_key_rule()
         if self.options.schema:
             self.rule(
                 "schema_table",
@@ -325,7 +326,7 @@ class CallRules(WarehouseRules):
             data_types.append(seq(names, alt(*suffixes)))
             if formats:
                 format_types.append(data_types[-1])
-        data_types += self.warehouse_types()
+        data_types += self.warehouse_types() + self.object_types()
         data_types += self.length_types()
         if data_types:
             self.rule("data_type", alt(*data_types))
@@ -410,7 +411,8 @@ class CallRules(WarehouseRules):
             self.rule("column_name", ref("ident"))
             parts = 3 if self.has("column_four_parts") else 2  # T-SQL: db.s.t.a
             reference = seq(ref("ident"), Repeat(member, 0, parts))
-            self.rule("column_ref", alt(reference, *self.temp_columns()))
+            more = [*self.temp_columns(), *self.dollar_columns()]
+            self.rule("column_ref", alt(reference, *more))
             return
         for table in self.options.schema.tables:
             if is_word(table):

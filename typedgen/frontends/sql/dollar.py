@@ -3,8 +3,8 @@
 sqlglot reads ``$$it's$$`` as a raw string (``exp.RawString``) and writes it back as an
 ordinary quoted string, ``'it''s'``, which it reads as a string literal of the same text: the
 value is the same string, only its node class differs. So the probe here asks for exactly that
-(:func:`dollar_strings`), and :func:`plain_strings` is the view of a tree in which the two
-spellings are one (what a round trip of a dollar-quoted string is compared by).
+(:func:`dollar_strings`), and :func:`typedgen.frontends.sql.trees.same_tree` takes the two
+spellings as one (what a round trip of a dollar-quoted string is compared by).
 
 Tagged bodies (``$tag$...$tag$``) stay refused: the closer repeats the opener's tag, which no
 finite grammar of the body can say for every tag, and a tag glued to a ``$`` lexes as a
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["DOLLAR_BODIES", "dollar_strings", "plain_strings"]
+__all__ = ["DOLLAR_BODIES", "dollar_strings"]
 
 DOLLAR_BODIES = ("a b", "it's", "a\\b", "x $1 y", "2\n3")
 """Bodies the probe writes between ``$$`` (a quote, a backslash, a ``$``, a line break): each
@@ -51,16 +51,3 @@ def dollar_strings(tok: Any, dialect: Any) -> bool:
         ):
             return False
     return True
-
-
-def plain_strings(tree: Any) -> Any:
-    """A copy of ``tree`` with each raw string (``$$a$$``) as the string literal of its text,
-    the tree sqlglot reads from what it writes for it."""
-    from sqlglot import exp
-
-    def plain(node: Any) -> Any:
-        if isinstance(node, exp.RawString):
-            return exp.Literal.string(node.this)
-        return node
-
-    return tree.transform(plain)

@@ -246,6 +246,7 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
             if self.has("slice"):  # a[1:2], and a[:2], a[1:] where those round-trip
                 postfix.append(self.slices())
         postfix += self.duckdb_postfix()
+        postfix += self.variant_paths()
         if postfix:
             self.rule("postfix", seq(ref("primary"), star(alt(*postfix))))
         else:
@@ -267,6 +268,8 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
             # BigQuery's CAST(x AS STRING FORMAT 'YYYY'), for the types that take it.
             formatted = seq(ref("format_type"), kw("FORMAT"), Ref("STRING"))
             cast_types = alt(cast_types, formatted)
+        if fields := self.cast_field_forms():  # Snowflake's OBJECT(...) ADD FIELDS
+            cast_types = alt(cast_types, *fields)
         primaries: list[Expr] = [ref("literal"), ref("column_ref")]
         if self.callable_functions() or (self.options.anonymous_calls and self.has("anonymous")):
             primaries.append(ref("call"))  # functions=[] (or none the dialect knows): no calls
@@ -291,6 +294,7 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
         if self.has("extract") and self.tables.extract_units:
             units = alt(*(kw(u) for u in self.tables.extract_units))
             primaries.append(seq(kw("EXTRACT"), self.parens(units, kw("FROM"), ref("expr"))))
+            primaries += self.date_part_calls()
         interval_units = self.tables.interval_units
         if self.has("interval_read"):  # PostgreSQL's INTERVAL '1' HOUR ('1 HOUR' written)
             interval_units = self.tables.interval_units_read
@@ -310,6 +314,7 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
         primaries += self.vendor_primaries()
         primaries += self.tsql_oracle_primaries()
         primaries += self.placeholders()
+        primaries += self.model_attributes()
         primaries += self.query_parameters()
         primaries += self.duckdb_primaries()
         # Functions written without parentheses, where they round-trip (sqlglot's

@@ -14,12 +14,13 @@ candidate names are the optional arguments of its expression class (``Search.arg
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["NamedCall", "probe_named_calls"]
+__all__ = ["NamedCall", "probe_named_calls", "probe_unwrapped"]
 
 _ANY_NAME = "ZZ_NAME"
 """A name no builder knows: kept only where the function keeps every name."""
@@ -27,6 +28,8 @@ _VALUES = ("x", "'a'", "1")
 _POSITIONAL = ("p0", "p1", "p2")
 """Plain arguments: each must come back (a builder may drop them beside a name)."""
 _SKIP_ARGS = frozenset({"this", "expression", "expressions"})
+_MAX_WORDS = 8
+"""Words of a builder probed as names at most (their orders of up to three are probed)."""
 _MAX_NAMES = 4
 """Listed names beyond this many are left out (their orders grow as n!)."""
 
@@ -45,6 +48,10 @@ class NamedCall:
     keywords: tuple[str, ...] = ()
     """Where any identifier is a name: keywords that name no column but are kept as a name
     here too (``OUTER => TRUE``)."""
+    orders: tuple[tuple[str, ...], ...] | None = None
+    """Where the builder unwraps each name into an argument (Snowflake's ``ROUND(EXPR => x,
+    SCALE => 1)``): the names in the orders that round-trip (every argument named); None:
+    any order of any of ``names``."""
 
 
 def _contexts(features: frozenset[str]) -> tuple[str, ...]:
@@ -141,8 +148,76 @@ def probe_named_calls(
             names = tuple([c for c in candidates if kept(name, n, c, templates)])
             if names:
                 break
+        if not names and scalar:
+            unwrapped = probe_unwrapped(name, dialect, round_trips)
+            if unwrapped is not None:
+                out.append(unwrapped)
+            continue
         if not names or len(names) > _MAX_NAMES:
             continue
         positional = tuple(n for n in counts if all(kept(name, n, c, templates) for c in names))
         out.append(NamedCall(name, names, positional, scalar))
     return tuple(out)
+
+
+def _builder_words(name: str, dialect: Any) -> tuple[str, ...]:
+    """The words a function's builder names (its string constants, and the keys of the
+    tables it reads): the candidate argument names of a builder that unwraps them. Only a
+    builder that looks at a named argument (``Kwarg``) is read."""
+    builder = (getattr(dialect.parser_class, "FUNCTIONS", {}) or {}).get(name)
+    code = getattr(builder, "__code__", None)
+    if code is None or "Kwarg" not in code.co_names:
+        return ()
+    words: list[str] = []
+    consts = list(code.co_consts)
+    while consts:  # (a dict literal's keys are one tuple constant)
+        const = consts.pop(0)
+        if isinstance(const, tuple):
+            consts[:0] = const
+        elif isinstance(const, str):
+            words.append(const)
+    for ref in code.co_names:
+        table = getattr(builder, "__globals__", {}).get(ref)
+        if isinstance(table, dict):
+            words += [k for k in table if isinstance(k, str)]
+    found = (w.upper() for w in words if re.fullmatch(r"[A-Za-z][A-Za-z_]*", w))
+    return tuple(dict.fromkeys(w for w in found if w != name.upper()))[:_MAX_WORDS]
+
+
+def probe_unwrapped(
+    name: str, dialect: Any, round_trips: Callable[[str, Any], bool]
+) -> NamedCall | None:
+    """Snowflake's ``ROUND(EXPR => 2.25, SCALE => 1)``: a builder that reads each name it
+    knows into an argument (written back plain, ``ROUND(2.25, 1)``). An order of names is kept
+    where every value lands in the tree (no name left as such), the call round-trips, and a
+    name no builder knows does not land in its place."""
+    import sqlglot
+    from sqlglot import exp
+    from sqlglot.errors import SqlglotError
+
+    def lands(names: tuple[str, ...]) -> bool:
+        values = [f"'zz{i}'" for i in range(len(names))]
+        args = ", ".join(f"{n} => {v}" for n, v in zip(names, values, strict=True))
+        sql = f"SELECT {name}({args})"
+        try:
+            tree = sqlglot.parse_one(sql, read=dialect)
+        except (SqlglotError, ValueError, TypeError, AttributeError, KeyError, IndexError):
+            return False
+        if tree.find(exp.Kwarg) is not None or not round_trips(sql, dialect):
+            return False
+        found = {lit.name for lit in tree.find_all(exp.Literal) if lit.is_string}
+        return all(v.strip("'") in found for v in values)
+
+    words = _builder_words(name, dialect)
+    if not words:
+        return None
+    orders = tuple(
+        order
+        for k in range(1, min(len(words), 3) + 1)
+        for order in itertools.permutations(words, k)
+        if lands(order) and not lands((_ANY_NAME, *order[1:]))
+    )
+    if not orders:
+        return None
+    names = tuple(dict.fromkeys(n for order in orders for n in order))
+    return NamedCall(name, names, (0,), True, orders=orders)

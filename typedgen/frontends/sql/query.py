@@ -112,7 +112,7 @@ class QueryRules(WarehouseRules, PgMysqlRules):
                 forms.append(seq(self.keyword("LIMIT"), number, by))
             if self.has("offset_only"):
                 forms.append(seq(self.keyword("OFFSET"), count))
-            forms += self.warehouse_limits()
+            forms += self.warehouse_limits() + self.limit_null()
         if not (prefer_fetch or self.tables.limit_fetch == "ALL"):
             return forms
         suffix = "_ordered" if ordered else ""
@@ -328,7 +328,7 @@ class QueryRules(WarehouseRules, PgMysqlRules):
         table_forms: list[Expr] = [alt(*named)]
         historical = self.historical()
         if historical is not None and (self.has("historical_at") or self.has("historical_before")):
-            table_forms = [seq(opt(historical), alt(*named))]
+            table_forms = [seq(opt(alt(historical, *self.changes_clause())), alt(*named))]
         if historical is not None and self.has("historical_after_alias"):
             # DuckDB: t AS a AT (VERSION => 1), the clause after the alias.
             table_forms.append(seq(table_alias, historical, self.table_hints()))
@@ -336,6 +336,7 @@ class QueryRules(WarehouseRules, PgMysqlRules):
         table = seq(ref("table_name"), alt(*table_forms))
         primaries: list[Expr] = [table, derived]
         primaries += self.table_functions(name_alias, columns)
+        primaries += self.ml_table_functions(name_alias) + self.table_valued_calls(name_alias)
         if pivots and self.has("derived_pivot"):
             primaries.append(seq(self.parens(ref("query")), alt(*pivots)))  # (SELECT ...) PIVOT
         primaries += self.vendor_tables(name_alias, columns)
@@ -359,10 +360,15 @@ class QueryRules(WarehouseRules, PgMysqlRules):
             sides.append(seq(kw("RIGHT"), outer))
         if self.has("full_join"):
             sides.append(seq(kw("FULL"), outer))
-        inner = seq(opt(kw("INNER")), kw("JOIN"), primary, opt(condition))
-        if not self.has("inner_bare"):  # DuckDB writes a INNER JOIN b as a, b: another tree
+        # A JOIN without a condition only where it comes back as one: BigQuery and ClickHouse
+        # write it as a comma join, DuckDB an INNER JOIN (another tree).
+        if not self.has("join_bare"):
+            inner = seq(opt(kw("INNER")), kw("JOIN"), primary, condition)
+        elif not self.has("inner_bare"):
             bare = seq(kw("JOIN"), primary, opt(condition))
             inner = alt(bare, seq(kw("INNER", "JOIN"), primary, condition))
+        else:
+            inner = seq(opt(kw("INNER")), kw("JOIN"), primary, opt(condition))
         joins: list[Expr] = [
             inner,
             seq(alt(*sides), kw("JOIN"), primary, condition),
@@ -712,6 +718,7 @@ class QueryRules(WarehouseRules, PgMysqlRules):
                 kw("IN"),
                 self.parens(self.separated(self.unpivot_column())),
             )
+            body = alt(body, *self.unpivot_groups())
             unpivot_alias = self.pivot_alias("unpivot")
             if unpivot_alias is None:
                 unpivot_alias = alias if self.has("unpivot_alias") else empty()

@@ -32,6 +32,7 @@ from typedgen.frontends.sql.arguments import LAST_ARGUMENTS, probe_last_argument
 from typedgen.frontends.sql.dollar import dollar_strings
 from typedgen.frontends.sql.named import NamedCall, probe_named_calls
 from typedgen.frontends.sql.probes import FEATURE_PROBES, READ_FEATURES
+from typedgen.frontends.sql.trees import date_part_words, same_tree
 from typedgen.frontends.sql.warehouse_probes import WarehouseTables, read_warehouse_tables
 
 __all__ = [
@@ -255,7 +256,7 @@ def _round_trips(sql: str, dialect: Any, *, exact: bool = True) -> bool:
         text = tree.sql(dialect=dialect, unsupported_level=ErrorLevel.RAISE)
         if exact and _squash(text) != _squash(sql):
             return False
-        return bool(sqlglot.parse_one(text, read=dialect) == tree)
+        return same_tree(sqlglot.parse_one(text, read=dialect), tree, dialect)
     except Exception:  # sqlglot's errors, and its writers' failed assertions (FROM (PIVOT ...))
         return False
 
@@ -408,6 +409,8 @@ def _probe_arity(name: str, dialect: Any) -> Arity | None:
     elif last in counts:
         # Five but not eight: six and seven too (Spark's MAKE_INTERVAL takes up to seven).
         counts += [k for k in (6, 7) if takes(k)]
+    elif {last - 3, last - 1} <= set(counts) and takes(_PROBE_MANY_ARGS):
+        counts += [6, _PROBE_MANY_ARGS]  # pairs: OBJECT_CONSTRUCT('a', 1, 'b', 2, ...)
     return Arity(tuple(counts), rest)
 
 
@@ -561,8 +564,9 @@ def _comments(entries: Any) -> tuple[str, ...]:
 
 def _module_text() -> bytes:
     here = Path(__file__)
-    probes = sorted(p.name for p in here.parent.glob("*probes.py"))  # the probes asked
-    names = (here.name, "named.py", "arguments.py", "dollar.py", *probes)
+    # The probes asked: their modules, and trees.py and dollar.py that judge them.
+    probes = sorted(p.name for p in here.parent.glob("*probes.py"))
+    names = (here.name, "named.py", "arguments.py", "dollar.py", "trees.py", *probes)
     return b"".join(here.with_name(n).read_bytes() for n in names)
 
 
@@ -700,12 +704,8 @@ def _read_tables(name: str) -> DialectTables:
         nulls = {name for name in features if name.startswith("nulls_")}
         if not any(_round_trips(FEATURE_PROBES[name], dialect) for name in sorted(nulls)):
             features -= nulls
-        # Date parts: typedgen's list and the canonical names of the dialect's own mapping
-        # (WEEKISO, DAYOFWEEK, NANOSECOND...), in any spelling sqlglot reads back the same.
-        mapped = getattr(type(dialect), "DATE_PART_MAPPING", {}) or {}
-        parts = dict.fromkeys(
-            [*_DATE_PARTS, *(v for v in mapped.values() if set(v) <= _WORD_CHARS)]
-        )
+        # Date parts, in any spelling sqlglot reads back the same (trees.date_part_words).
+        parts = date_part_words(dialect, _DATE_PARTS)
         extract_units = tuple(
             u
             for u in parts

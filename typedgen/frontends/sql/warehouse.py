@@ -7,8 +7,12 @@ predicate, a table suffix, a call); each returns nothing where the dialect lacks
 
 from __future__ import annotations
 
+from typedgen.frontends.sql.bigquery_ml import MlTableRules
+from typedgen.frontends.sql.date_parts import DatePartRules
 from typedgen.frontends.sql.lexicon import basic_terminal
-from typedgen.frontends.sql.rules import RuleBuilder, alt, empty, opt, seq, star
+from typedgen.frontends.sql.rules import alt, empty, opt, seq, star
+from typedgen.frontends.sql.semistructured import SemistructuredRules
+from typedgen.frontends.sql.snowflake_syntax import SnowflakeRules
 from typedgen.ir.grammar import Rule
 from typedgen.ir.nodes import Alt, CharClass, Expr, Lit, Ref, Repeat
 
@@ -37,7 +41,7 @@ def _stage_path() -> Expr:
     return seq(Lit.text("@"), alt(Lit.text("~"), name), path)
 
 
-class WarehouseRules(RuleBuilder):
+class WarehouseRules(SemistructuredRules, DatePartRules, SnowflakeRules, MlTableRules):
     """Hooks for the constructs one warehouse has."""
 
     # -- words -----------------------------------------------------------------------------
