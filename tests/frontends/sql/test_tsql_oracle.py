@@ -154,3 +154,10 @@ def test_select_into(dialect: str, text: str) -> None:
 def test_select_into_needs_a_dialect_that_has_it() -> None:
     with pytest.raises(typedgen.UnsupportedFeatureError, match="SELECT INTO"):
         typedgen.grammar_of(typedgen.Sql("sqlite", statements=("select_into",)))
+
+
+@pytest.mark.parametrize("dialect", ["tsql", "oracle"])
+def test_a_method_call_on_a_date_part_word(dialect: str) -> None:
+    # n, d, m... are keywords where EXTRACT takes them as date parts (N: nanosecond in T-SQL);
+    # as the first name of a method call they are still plain words (found when merging).
+    assert_construct(dialect, "SELECT n.c.VALUE('x', 'float') AS v FROM t", None)

@@ -159,7 +159,14 @@ class TsqlOracleRules(RuleBuilder):
             dot = self.punct(".")
             # The first name a plain word: Oracle's DBMS_RANDOM.VALUE(1) is its Rand (which
             # drops the 1), not a call.
-            name = seq(Ref("IDENT"), dot, Repeat(seq(ref("member_name"), dot), 0, 2))
+            # A date part (N, D, M: keywords where EXTRACT takes them) is still a plain word.
+            words = [Ref("IDENT")]
+            words += [
+                Ref(self.lex.keyword_name(unit))
+                for unit in self.tables.extract_units
+                if unit.isalpha() and unit in self.lex.words and self.lex.role(unit).ident
+            ]
+            name = seq(alt(*words), dot, Repeat(seq(ref("member_name"), dot), 0, 2))
             args = self.parens(opt(self.separated(ref("expr"))))
             out.append(self.rule("method_call", seq(name, ref("member_name"), args)))
         out += self.json_objects()
