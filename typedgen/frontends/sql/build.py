@@ -14,7 +14,9 @@ from collections.abc import Callable
 from typedgen.errors import UnsupportedFeatureError
 from typedgen.frontends.sql.calls import CallRules
 from typedgen.frontends.sql.expressions import ExpressionRules
+from typedgen.frontends.sql.match_recognize import MatchRecognizeRules
 from typedgen.frontends.sql.query import QueryRules
+from typedgen.frontends.sql.routines import RoutineRules
 from typedgen.frontends.sql.rules import GrammarOptions, SchemaNames, alt, empty, opt, seq
 from typedgen.frontends.sql.statements import StatementRules
 from typedgen.frontends.sql.tables import DialectTables
@@ -29,10 +31,19 @@ __all__ = ["STATEMENTS", "GrammarOptions", "SchemaNames", "build_sql_grammar"]
 STATEMENTS = ("select", "insert", "update", "delete", "merge", "create_table", "create_view")
 
 
-class _Builder(QueryRules, CallRules, ExpressionRules, StatementRules, TerminalRules, VendorRules):
+class _Builder(
+    MatchRecognizeRules,  # (first: query.py calls its hook, which RuleBuilder declares)
+    RoutineRules,
+    QueryRules,
+    CallRules,
+    ExpressionRules,
+    StatementRules,
+    TerminalRules,
+    VendorRules,
+):
     def build(self) -> Grammar:
         self.lex.phrase_gap = self.whitespace()
-        query = self.query()
+        query = self.with_routines(self.query())
         builders: dict[str, Callable[[], Expr]] = {
             "select": lambda: query,
             "insert": self.insert,

@@ -4,13 +4,15 @@ dialect for the feature to be on there."""
 
 from __future__ import annotations
 
+from typedgen.frontends.sql.match_recognize import MATCH_RECOGNIZE_PROBES, MATCH_RECOGNIZE_READ
+from typedgen.frontends.sql.routines import ROUTINE_PROBES
 from typedgen.frontends.sql.warehouse_probes import (
     WAREHOUSE_PROBES,
     WAREHOUSE_READ,
     WAREHOUSE_SPECIFIC,
 )
 
-__all__ = ["DIALECT_SPECIFIC", "FEATURE_PROBES", "READ_FEATURES"]
+__all__ = ["DIALECT_SPECIFIC", "FEATURE_PROBES", "PROBE_MODULES", "READ_FEATURES"]
 
 FEATURE_PROBES: dict[str, str] = {
     "booleans": "SELECT TRUE, FALSE",
@@ -428,3 +430,17 @@ takes ``FORMAT`` (``DialectTables.format_types``)."""
 FEATURE_PROBES.update(WAREHOUSE_PROBES)
 READ_FEATURES = READ_FEATURES | WAREHOUSE_READ
 DIALECT_SPECIFIC = DIALECT_SPECIFIC | WAREHOUSE_SPECIFIC
+# Round 6: inline SQL routines (Trino's WITH FUNCTION), MATCH_RECOGNIZE.
+FEATURE_PROBES.update(ROUTINE_PROBES)
+FEATURE_PROBES.update(MATCH_RECOGNIZE_PROBES)
+READ_FEATURES = READ_FEATURES | MATCH_RECOGNIZE_READ
+
+PROBE_MODULES = (
+    "probes.py",
+    "named.py",
+    "arguments.py",
+    "warehouse_probes.py",
+    "routines.py",
+    "match_recognize.py",
+)
+"""The modules whose probes the tables ask (the disk cache's key names their source)."""

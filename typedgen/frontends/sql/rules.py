@@ -240,3 +240,6 @@ class RuleBuilder:
 
     def unpivot_column(self) -> Expr:
         raise NotImplementedError  # pragma: no cover - VendorRules
+
+    def match_recognize(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - MatchRecognizeRules

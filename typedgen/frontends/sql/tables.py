@@ -30,7 +30,7 @@ from typing import Any
 
 from typedgen.frontends.sql.arguments import LAST_ARGUMENTS, probe_last_arguments
 from typedgen.frontends.sql.named import NamedCall, probe_named_calls
-from typedgen.frontends.sql.probes import FEATURE_PROBES, READ_FEATURES
+from typedgen.frontends.sql.probes import FEATURE_PROBES, PROBE_MODULES, READ_FEATURES
 from typedgen.frontends.sql.warehouse_probes import WarehouseTables, read_warehouse_tables
 
 __all__ = [
@@ -566,7 +566,7 @@ def _comments(entries: Any) -> tuple[str, ...]:
 def _module_text() -> bytes:
     here = Path(__file__)
     # The probes asked: their modules are part of the key.
-    names = (here.name, "probes.py", "named.py", "arguments.py", "warehouse_probes.py")
+    names = (here.name, *PROBE_MODULES)
     return b"".join(here.with_name(n).read_bytes() for n in names)
 
 
