@@ -100,7 +100,7 @@ def test_random_walks_through_routines(smollm2_vocab: Any) -> None:
     vocab = comp.vocabulary
     rng = random.Random("routines")
     ended = 0
-    for _ in range(40):
+    for _ in range(16):
         m = comp.matcher()
         out = b"WITH FUNCTION f(a INTEGER) RETURNS INTEGER "
         assert m.accept_bytes(out)
@@ -108,7 +108,7 @@ def test_random_walks_through_routines(smollm2_vocab: Any) -> None:
             assert m.accept_bytes(b"BEGIN ")
             out += b"BEGIN "
         minimum = rng.randint(4, 60)
-        for step in range(200):
+        for step in range(120):
             allowed = [t for t in m.allowed_token_ids().tolist() if t not in vocab.eos_ids]
             if m.is_complete() and (not allowed or step >= minimum):
                 break
@@ -127,4 +127,4 @@ def test_random_walks_through_routines(smollm2_vocab: Any) -> None:
         ended += 1
         ok, detail = round_trips(out.decode("utf-8"), "trino")
         assert ok, f"{out!r} -> {detail}"
-    assert ended >= 20
+    assert ended >= 8

@@ -87,7 +87,7 @@ class MatchRecognizeRules(_Rules):
             return []
         kw, ref, punct = self.keyword, self.ref, self.punct
         value = self._navigated()
-        measure = _seq(value or ref("expr"), kw("AS"), ref("ident"))
+        measure = _seq(_alt(ref("expr"), value) if value else ref("expr"), kw("AS"), ref("ident"))
         if self.has("match_recognize_frames"):
             measure = _seq(_opt(_alt(*(kw(w) for w in FRAME_WORDS))), measure)
         for word in FRAME_WORDS:  # read by their text before any measure: never names
@@ -133,8 +133,8 @@ class MatchRecognizeRules(_Rules):
         return [_opt(self.rule("match_recognize", clause))]
 
     def _navigated(self) -> Expr | None:
-        """A value of a measure or definition: any expression, or (where a navigation
-        function round-trips) arithmetic over values and navigation calls (``PREV(a.c, 2)``,
+        """A value of a measure or definition besides any expression (where a navigation
+        function round-trips): arithmetic over values and navigation calls (``PREV(a.c, 2)``,
         ``FIRST(c)``, ``CLASSIFIER()``, ``MATCH_NUMBER()``), which exist only here; None
         where no navigation function round-trips."""
         kw, ref, punct = self.keyword, self.ref, self.punct
@@ -154,7 +154,7 @@ class MatchRecognizeRules(_Rules):
         operand = _alt(*calls, ref("bitwise"))
         ops = _alt(*(punct(op) for op in ("+", "-", "*", "/")))
         arithmetic = _seq(operand, Repeat(_seq(ops, operand)))
-        return self.rule("navigated", _alt(ref("expr"), arithmetic))
+        return self.rule("navigated", arithmetic)
 
     def _row_pattern(self) -> Expr:
         """A row-pattern regular expression (its own rule, ``row_pattern``)."""
