@@ -89,6 +89,7 @@ def test_refused_forms(text: str) -> None:
     assert not sql_accepts(typedgen.Sql("trino", **ANY), text)
 
 
+@pytest.mark.slow  # compiling Trino with functions="any" for SmolLM2's vocabulary
 def test_random_walks_through_routines(smollm2_vocab: Any) -> None:
     """Random walks from ``WITH FUNCTION`` (the plain soundness walks seldom reach it) parse
     with sqlglot and round-trip."""
