@@ -15,7 +15,9 @@ from typedgen.errors import UnsupportedFeatureError
 from typedgen.frontends.sql.calls import CallRules
 from typedgen.frontends.sql.duckdb import DuckdbRules
 from typedgen.frontends.sql.expressions import ExpressionRules
+from typedgen.frontends.sql.match_recognize import MatchRecognizeRules
 from typedgen.frontends.sql.query import QueryRules
+from typedgen.frontends.sql.routines import RoutineRules
 from typedgen.frontends.sql.rules import GrammarOptions, SchemaNames, alt, empty, opt, seq
 from typedgen.frontends.sql.select_into import SelectIntoRules
 from typedgen.frontends.sql.statements import StatementRules
@@ -43,6 +45,8 @@ STATEMENTS = (
 
 
 class _Builder(
+    MatchRecognizeRules,  # (first: query.py calls its hook, which RuleBuilder declares)
+    RoutineRules,
     QueryRules,
     CallRules,
     ExpressionRules,
@@ -56,7 +60,7 @@ class _Builder(
 ):
     def build(self) -> Grammar:
         self.lex.phrase_gap = self.whitespace()
-        query = self.query()
+        query = self.with_routines(self.query())
         builders: dict[str, Callable[[], Expr]] = {
             "select": lambda: query,
             "insert": self.insert,

@@ -155,6 +155,9 @@ class Lexicon:
         current_date``): the checking language only (set by the builder). sqlglot round-trips
         them, but databases refuse most (SQLite: ``near "from": syntax error``), so generation
         never offers them."""
+        self.unnamed: set[str] = set()
+        """Words that name nothing in this grammar (set by a construct that reads them by
+        their text where a name could start: MATCH_RECOGNIZE's FINAL and RUNNING)."""
         # Every single-word keyword of the dialect plays the identifier roles its token allows.
         for word in (*tables.keywords, *tables.reserved):
             self._word(word)
@@ -226,7 +229,7 @@ class Lexicon:
         t = self.tables
         # A keyword may name things where sqlglot reads it back as a name (probed); a word
         # the dialect's generator quotes when it names something must be quoted.
-        free = word not in t.reserved
+        free = word not in t.reserved and word not in self.unnamed
         ident, table_alias, column_alias = t.word_roles.get(word, (True, True, True))
         ident = ident and word not in value_words(t.name)  # PRIOR a: no column named prior
         as_name, member, table_name = (False, False, False)

@@ -5,11 +5,13 @@ dialect for the feature to be on there."""
 from __future__ import annotations
 
 from typedgen.frontends.sql.duckdb_probes import DUCKDB_PROBES, DUCKDB_SYNTAX
+from typedgen.frontends.sql.match_recognize import MATCH_RECOGNIZE_PROBES, MATCH_RECOGNIZE_READ
 from typedgen.frontends.sql.postgres_mysql_probes import (
     PG_MYSQL_PROBES,
     PG_MYSQL_READ,
     PG_MYSQL_SPECIFIC,
 )
+from typedgen.frontends.sql.routines import ROUTINE_PROBES
 from typedgen.frontends.sql.tsql_oracle_probes import (
     ORACLE_NATIVE,
     TSQL_NATIVE,
@@ -453,3 +455,7 @@ DIALECT_SPECIFIC = DIALECT_SPECIFIC | DUCKDB_SYNTAX
 FEATURE_PROBES.update(TSQL_ORACLE_PROBES)
 READ_FEATURES = READ_FEATURES | TSQL_ORACLE_READ
 DIALECT_SPECIFIC = DIALECT_SPECIFIC | TSQL_NATIVE | ORACLE_NATIVE
+# Round 6: inline SQL routines (Trino's WITH FUNCTION), MATCH_RECOGNIZE.
+FEATURE_PROBES.update(ROUTINE_PROBES)
+FEATURE_PROBES.update(MATCH_RECOGNIZE_PROBES)
+READ_FEATURES = READ_FEATURES | MATCH_RECOGNIZE_READ

@@ -176,7 +176,13 @@ class QueryRules(WarehouseRules, PgMysqlRules):
             alt(seq(kw("AS"), ref("as_name")), ref("column_alias"), *self.alias_forms()),
         )
         # ``*`` needs a FROM: ``SELECT * EXCEPT ...`` is a column exclusion in some dialects.
-        items_from = seq(self.separated(item), kw("FROM"), ref("from_items"), *self.prewhere())
+        items_from = seq(
+            self.separated(item),
+            kw("FROM"),
+            ref("from_items"),
+            *self.match_recognize(),
+            *self.prewhere(),
+        )
         where = seq(kw("WHERE"), ref("condition"))
         bare: list[Expr] = [self.separated(value_item)]
         if self.has("star_bare_union") and mods:

@@ -332,3 +332,6 @@ class RuleBuilder:
 
     def select_into_statement(self, with_clause: Expr, tail: Expr) -> None:
         raise NotImplementedError  # pragma: no cover - SelectIntoRules
+
+    def match_recognize(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - MatchRecognizeRules

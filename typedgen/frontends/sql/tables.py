@@ -567,6 +567,7 @@ def _module_text() -> bytes:
     # The probes asked: their modules, and trees.py and dollar.py that judge them.
     probes = sorted(p.name for p in here.parent.glob("*probes.py"))
     names = (here.name, "named.py", "arguments.py", "dollar.py", "trees.py", *probes)
+    names += ("routines.py", "match_recognize.py")
     return b"".join(here.with_name(n).read_bytes() for n in names)
 
 
