@@ -181,6 +181,9 @@ class CallRules(WarehouseRules):
             if name.startswith("schema_"):
                 continue
             self.rule(name, alt(*(Ref(t) for t in self.with_quoted(terminals))))
+        if self.has("table_hint"):
+            # A hint is a bare word: sqlglot writes WITH ("< b") unquoted, which does not parse.
+            self.rule("hint_name", alt(*(Ref(t) for t in classes["ident"])))
         self.call_rule(by_role)
         self.type_rule(by_role)
         self.path_key_rule()

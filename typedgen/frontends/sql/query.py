@@ -436,7 +436,7 @@ class QueryRules(WarehouseRules, PgMysqlRules):
         kw, ref = self.keyword, self.ref
         hints: list[Expr] = []
         if self.has("table_hint"):
-            hint = alt(ref("ident"), *self.hint_items())
+            hint = alt(ref("hint_name"), *self.hint_items())
             hints.append(seq(kw("WITH"), self.parens(self.separated(hint))))
         if self.has("indexed_by"):
             index = seq(ref("ident"), Repeat(seq(self.punct("."), ref("ident")), 0, 2))
