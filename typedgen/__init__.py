@@ -10,6 +10,7 @@ from typedgen.api import compile, grammar_of, instructions_for
 from typedgen.compiler.compiled import CompiledGrammar, EngineLimits
 from typedgen.compiler.grammar_compiler import Compiler
 from typedgen.compiler.vocabulary import Vocabulary
+from typedgen.decoding.json_keys import KeyEvent
 from typedgen.decoding.loops import LoopEvent, LoopGuard
 from typedgen.decoding.processor import LogitsProcessor
 from typedgen.decoding.sampling import apply_token_bitmask
@@ -81,6 +82,7 @@ __all__ = [
     "GrammarError",
     "IncompleteOutputError",
     "JsonSchema",
+    "KeyEvent",
     "Lark",
     "LoadedModel",
     "LogitsProcessor",

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from typedgen import reasoning as _scratch
 from typedgen.binding.partial import PartialJSONParser
+from typedgen.decoding.json_keys import KeyEvent
 from typedgen.decoding.loop import DecodeOptions, Decoder, Row
 from typedgen.decoding.loops import LoopEvent, loop_guard_from
 from typedgen.decoding.sampling import SamplingParams
@@ -98,6 +99,9 @@ class Details:
     """Degenerate loops the loop guard met, over every attempt (``loop_guard=``)."""
     repairs: tuple[Repair, ...] = ()
     """Choices excluded by repairs at the faulty place, over every attempt (``repairs=``)."""
+    repeated_keys: tuple[KeyEvent, ...] = ()
+    """JSON object keys the model was about to write twice in one object, over every attempt
+    (``unique_keys=``): excluded there, or kept where nothing else was allowed."""
     constrained: bool = True
     """Whether the grammar constrained the decoding (``constrain=False`` for comparisons)."""
 
@@ -137,6 +141,7 @@ class _Settings:
     constrain: bool = True
     repairs: int = 2
     retry_temperature: float = 0.7
+    unique_keys: bool = True
 
     def updated(self, overrides: Mapping[str, Any]) -> _Settings:
         unknown = set(overrides) - set(self.__dataclass_fields__)
@@ -190,7 +195,9 @@ class Generator:
     that name a place are repaired there, at most this many times per attempt),
     ``retry_temperature`` (0.7: a whole-output retry of a greedy call samples at this
     temperature), ``constrain`` (``False``: decode the same prompt without the grammar and bind
-    what the model wrote, for side-by-side comparisons). ``instructions`` (default ``True``)
+    what the model wrote, for side-by-side comparisons), ``unique_keys`` (``True``: in JSON
+    output, a token that would write a key its object already holds is excluded there, see
+    :class:`typedgen.KeyEvent`; ``False``: off). ``instructions`` (default ``True``)
     puts a short description of the output type in the prompt
     (:func:`typedgen.instructions_for`); ``False`` leaves it out, and text replaces it.
 
@@ -269,6 +276,15 @@ class Generator:
 
         return compile_grammar(Grammar.from_regex(_ANY_TEXT), self.model.vocabulary)
 
+    def _options(self, settings: _Settings) -> DecodeOptions:
+        """The decoding loop's options for a call: the settings', and for constrained JSON with
+        ``unique_keys`` the text before the JSON (so repeated object keys are excluded)."""
+        options = settings.decode_options()
+        if not (settings.unique_keys and settings.constrain and self._json):
+            return options
+        mark = self.scratchpad.answer_mark if self.scratchpad is not None else ""
+        return replace(options, unique_keys=mark.encode("utf-8"))
+
     # -- calls ------------------------------------------------------------------------------------
     def __call__(self, prompt: Prompt, *, return_details: bool = False, **options: Any) -> Any:
         """Generate one value for ``prompt`` (a ``Details`` with ``return_details=True``)."""
@@ -301,22 +317,19 @@ class Generator:
             # Every row of round r has r attempts behind it: one retry setting for the round.
             run = settings.for_retry(round_no)
             encoded = [self._encode(conversations[i]) for i in todo]
-            decoder = Decoder(self.model, self._compiled_for(run), encoded, run.decode_options())
+            decoder = Decoder(self.model, self._compiled_for(run), encoded, self._options(run))
             retry: list[int] = []
             for i, ids, row in zip(todo, encoded, decoder.run(), strict=True):
                 passes[i] += decoder.forward_passes
-                loops = tuple(replace(e, attempt=round_no) for e in row.loops)
                 try:
                     attempt = self._finish(run, decoder, row)
                 except GenerationError as exc:
-                    failed = Attempt(
-                        decoder.text(row),
-                        None,
-                        describe(exc),
-                        None,
-                        row.sampled,
-                        row.forced,
-                        loops=loops,
+                    failed = _with_events(
+                        Attempt(
+                            decoder.text(row), None, describe(exc), None, row.sampled, row.forced
+                        ),
+                        row,
+                        round_no,
                     )
                     if not exc.attempts:
                         exc.attempts = [*history[i], failed]
@@ -325,7 +338,7 @@ class Generator:
                     )
                     failures[i] = exc
                     continue
-                attempt = replace(attempt, loops=loops)
+                attempt = _with_events(attempt, row, round_no)
                 history[i].append(attempt)
                 if attempt.ok:
                     results[i] = self._details(
@@ -395,7 +408,7 @@ class Generator:
                         self._compiled_for(run),
                         ids,
                         run.num_beams,
-                        run.decode_options(),
+                        self._options(run),
                     )
                     attempt = self._attempt_from(
                         run, beam.text, beam.sampled, beam.forced, beam.error
@@ -404,7 +417,7 @@ class Generator:
                         attempt = replace(attempt, closed_early=True)
                 else:
                     decoder = Decoder(
-                        self.model, self._compiled_for(run), [ids], run.decode_options()
+                        self.model, self._compiled_for(run), [ids], self._options(run)
                     )
                     row = decoder.rows[0]
                     if emit:
@@ -424,22 +437,18 @@ class Generator:
                         else:
                             decoder.run()
                         attempt = self._finish(run, decoder, row)
-                    attempt = replace(
-                        attempt,
-                        repairs=tuple(repairs),
-                        loops=tuple(replace(e, attempt=attempt_no) for e in row.loops),
+                    attempt = _with_events(
+                        replace(attempt, repairs=tuple(repairs)), row, attempt_no
                     )
             except GenerationError as exc:
                 if decoder is not None and isinstance(exc, type(decoder.rows[0].error)):
                     row = decoder.rows[0]
-                    failed = Attempt(
-                        decoder.text(row),
-                        None,
-                        describe(exc),
-                        None,
-                        row.sampled,
-                        row.forced,
-                        loops=tuple(replace(e, attempt=attempt_no) for e in row.loops),
+                    failed = _with_events(
+                        Attempt(
+                            decoder.text(row), None, describe(exc), None, row.sampled, row.forced
+                        ),
+                        row,
+                        attempt_no,
                     )
                     passes += decoder.forward_passes
                     if not exc.attempts:
@@ -599,6 +608,7 @@ class Generator:
             forward_passes=passes,
             closed_early=attempt.closed_early,
             loops=tuple(e for a in attempts for e in a.loops),
+            repeated_keys=tuple(e for a in attempts for e in a.repeated_keys),
             repairs=tuple(r for a in attempts for r in a.repairs),
             constrained=settings.constrain if settings is not None else True,
         )
@@ -650,6 +660,21 @@ class Generator:
         if text is None:
             return messages
         return with_instructions(messages, text, takes_system(self.model.tokenizer))
+
+
+def _failed(decoder: Decoder, row: Row, error: GenerationError, attempt_no: int) -> Attempt:
+    """The attempt of a decode that failed with ``error``, with what it wrote and met."""
+    attempt = Attempt(decoder.text(row), None, describe(error), None, row.sampled, row.forced)
+    return _with_events(attempt, row, attempt_no)
+
+
+def _with_events(attempt: Attempt, row: Row, attempt_no: int) -> Attempt:
+    """``attempt`` with its row's loop and repeated-key events, stamped with its index."""
+    return replace(
+        attempt,
+        loops=tuple(replace(e, attempt=attempt_no) for e in row.loops),
+        repeated_keys=tuple(replace(e, attempt=attempt_no) for e in row.repeated_keys),
+    )
 
 
 def _with_attempts(error: GenerationError, earlier: list[Attempt]) -> GenerationError:

@@ -60,6 +60,8 @@ class Attempt:
     """Degenerate loops the loop guard met (``typedgen.LoopEvent``)."""
     repairs: tuple[Any, ...] = ()
     """Choices excluded by repairs at the faulty place (``typedgen.Repair``), in order."""
+    repeated_keys: tuple[Any, ...] = ()
+    """JSON object keys about to be written twice (``typedgen.KeyEvent``), in order."""
     cause: BaseException | None = field(default=None, repr=False, compare=False)
     """The exception behind ``error`` (for locating the fault); ``None`` for a plain message."""
 

@@ -31,12 +31,14 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from typedgen.decoding.forward import Forward
+from typedgen.decoding.json_keys import KeyEvent, KeyTracker
 from typedgen.decoding.loops import (
     DIGIT_RUN_BYTES,
     LoopEvent,
@@ -109,6 +111,10 @@ class DecodeOptions:
     the output with the grammar's shortest completion (truncating what was being written)."""
     loop_guard: LoopGuard | None = None
     """Stop degenerate loops inside free text (see :mod:`typedgen.decoding.loops`)."""
+    unique_keys: bytes | None = None
+    """For JSON output: the text right before the JSON (``b""`` when it starts at once); a token
+    that would close a key its object already holds is excluded (see
+    :mod:`typedgen.decoding.json_keys`). ``None``: off."""
 
     def __post_init__(self) -> None:
         if self.max_tokens < 1:
@@ -179,6 +185,10 @@ class Row:
     need: tuple[int, int] | None = None
     """With ``on_max_tokens="finish"``: (position, tokens of the shortest completion there),
     measured every ``NEED_EVERY`` tokens."""
+    keys: KeyTracker | None = None
+    """The JSON object keys written so far (``DecodeOptions.unique_keys``)."""
+    repeated_keys: list[KeyEvent] = field(default_factory=list)
+    """Repeated object keys met, in order."""
 
     @property
     def finished(self) -> bool:
@@ -340,6 +350,9 @@ class Decoder:
             )
             for i, p in enumerate(prompts)
         ]
+        if options.unique_keys is not None:
+            for row in self.rows:
+                row.keys = KeyTracker(self.vocab.tokens, options.unique_keys)
         self._first_byte: npt.NDArray[np.int16] | None = None
         self._loop_tokens: dict[bytes, npt.NDArray[np.int64]] = {}
         self._n_words = (self.vocab.size + 31) // 32
@@ -456,8 +469,12 @@ class Decoder:
         for j in range(accepted + 1):
             allowed = allowed_ids(words[j], size)
             penalty = None
+            pools = [allowed]
             if j == 0:
-                allowed = self._exclude(row, allowed, steer)
+                pools = [self._exclude(row, allowed, steer)]
+                if steer.only_first:  # the allowed tokens without the loop guard's steer
+                    pools.append(self._exclude(row, allowed, _Steer()))
+                allowed = pools[0]
                 penalty = steer.penalty
             if not allowed.shape[0]:
                 dead = True
@@ -467,6 +484,9 @@ class Decoder:
                 kept_draft += 1
                 new.append(chosen)
                 continue
+            if row.keys is not None:
+                logit_row = logits[i, base + j - offset]
+                chosen = self._unique_key(row, new, logit_row, pools, chosen, penalty)
             break
         # The matcher holds the accepted draft; keep the part the model agreed with.
         row.matcher.rollback(accepted - kept_draft)
@@ -596,6 +616,44 @@ class Decoder:
             if kept.shape[0]:
                 allowed = kept
         return allowed
+
+    def _unique_key(
+        self,
+        row: Row,
+        new: list[int],
+        logits: Any,
+        pools: list[npt.NDArray[np.int64]],
+        chosen: int,
+        penalty: tuple[npt.NDArray[np.int64], float] | None,
+    ) -> int:
+        """``chosen``, or, where it would close a key its object already holds, the model's
+        choice among the other tokens of the first pool that has any (the allowed tokens, then
+        the same without the loop guard's steer: a loop closed into a repeated key is closed
+        into another key instead). Kept, and reported, when no pool has another token."""
+        assert row.keys is not None
+        text = row.tokens + new
+        ahead = row.matcher.num_accepted - len(text)  # draft tokens the matcher holds beyond
+
+        def forced_after(token: int) -> bytes:
+            probe = row.matcher.fork()
+            if ahead > 0:
+                probe.rollback(ahead)
+            return probe.forced_bytes() if probe.accept_token(token) else b""
+
+        excluded: list[int] = []
+        while (key := row.keys.repeated(text, chosen, partial(forced_after, chosen))) is not None:
+            excluded.append(chosen)
+            rest = next(
+                (r for pool in pools if (r := pool[~np.isin(pool, excluded)]).shape[0]), None
+            )
+            if rest is None:
+                row.repeated_keys.append(KeyEvent(len(text), key, "kept"))
+                return chosen
+            event = KeyEvent(len(text), key, "excluded")
+            if not row.repeated_keys or row.repeated_keys[-1] != event:
+                row.repeated_keys.append(event)
+            chosen = self.options.sampling.choose(logits, rest, row.rng, penalty)
+        return chosen
 
     def rewind(self, i: int, keep: int, exclude: int | None = None) -> None:
         """Roll row ``i`` back to its first ``keep`` tokens (matcher and KV cache), optionally
