@@ -184,6 +184,13 @@ def _ddl_keys(items: list[Any]) -> tuple[tuple[str, ...], tuple[ForeignKey, ...]
     return primary, tuple(foreign)
 
 
+def _foreign_key(parts: list[Any]) -> ForeignKey:
+    """One foreign key from its ``PRAGMA foreign_key_list`` rows (id, seq, table, from, to)."""
+    ordered = sorted(parts, key=lambda r: r[1])
+    referenced = tuple(r[4] for r in ordered if r[4] is not None)
+    return ForeignKey(tuple(r[3] for r in ordered), ordered[0][2], referenced)
+
+
 def _from_sqlite(conn: sqlite3.Connection) -> SqlSchema:
     names = [
         row[0]
@@ -197,22 +204,15 @@ def _from_sqlite(conn: sqlite3.Connection) -> SqlSchema:
     foreign: dict[str, tuple[ForeignKey, ...]] = {}
     for name in names:
         quoted = '"' + name.replace('"', '""') + '"'
-        rows = conn.execute(f"PRAGMA table_info({quoted})").fetchall()
-        tables[name] = {row[1]: row[2] or "" for row in rows}
+        columns = conn.execute(f"PRAGMA table_info({quoted})").fetchall()
+        tables[name] = {row[1]: row[2] or "" for row in columns}
         # row[5]: the column's position in the primary key (0: not part of it)
-        primary[name] = tuple(row[1] for row in sorted(rows, key=lambda r: r[5]) if row[5])
+        primary[name] = tuple(row[1] for row in sorted(columns, key=lambda r: r[5]) if row[5])
         # (id, seq, table, from, to, ...): one row per column of each foreign key
         keys: dict[int, list[Any]] = {}
         for row in conn.execute(f"PRAGMA foreign_key_list({quoted})").fetchall():
             keys.setdefault(row[0], []).append(row)
-        foreign[name] = tuple(
-            ForeignKey(
-                tuple(r[3] for r in sorted(rows, key=lambda r: r[1])),
-                rows[0][2],
-                tuple(r[4] for r in sorted(rows, key=lambda r: r[1]) if r[4] is not None),
-            )
-            for rows in keys.values()
-        )
+        foreign[name] = tuple(_foreign_key(parts) for parts in keys.values())
     if not tables:
         raise _error("the SQLite database has no tables", "create tables first")
     return SqlSchema(tables, _present(primary), _present(foreign))
