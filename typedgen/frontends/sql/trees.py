@@ -5,7 +5,8 @@ sqlglot records how some nodes were spelled: Snowflake's ``v:a.b`` is a ``JSONEx
 ``quoted``, a bracket in a path ``json_access``; an object literal's ``{'k': v}`` key is read
 as an identifier (written ``OBJECT_CONSTRUCT('k', v)``, whose key reads back as a string); a
 date part is written by its canonical name (``EXTRACT(DAYOFMONTH FROM a)`` as ``DATE_PART(DAY,
-a)``); a dollar-quoted string (``$$a$$``, a ``RawString``) is written as the plain string ``'a'``.
+a)``); a dollar-quoted string (``$$a$$``, a ``RawString``) is written as the plain string ``'a'``;
+T-SQL writes a derived table's column ``c`` as ``c AS c`` (the same output name).
 A round trip keeps the meaning of each, so the probes and the soundness tests compare trees
 with those marks aside.
 """
@@ -48,11 +49,36 @@ def _canonical(tree: Any, dialect: Any) -> Any:
         if isinstance(node, exp.RawString):
             node.replace(exp.Literal.string(node.this))
             continue
+        if _self_named(node):
+            # SELECT c AS c is SELECT c: T-SQL's writer names a derived table's columns so.
+            node.replace(node.this)
+            continue
         if isinstance(node, exp.Extract) and isinstance(node.this, exp.Var):
             # EXTRACT(DAYOFMONTH FROM a) is written DATE_PART(DAY, a): one part, two names.
             name = node.this.name.upper()
             node.set("this", exp.Var(this=parts.get(name, name)))
     return tree
+
+
+def _self_named(node: Any) -> bool:
+    """Whether ``node`` is a select item ``c AS c``: an unqualified column named by its own
+    name (the same identifier, quoted alike), which names the output column as ``c`` does.
+    A qualified column is left alone (``t.c AS c`` names an output that ORDER BY or GROUP BY
+    may reach by ``c``, where ``c`` alone might be ambiguous)."""
+    from sqlglot import exp
+
+    if not (isinstance(node, exp.Alias) and isinstance(node.parent, exp.Select)):
+        return False
+    column, alias = node.this, node.args.get("alias")
+    return (
+        node.arg_key == "expressions"
+        and isinstance(column, exp.Column)
+        and not column.table
+        and isinstance(column.this, exp.Identifier)
+        and isinstance(alias, exp.Identifier)
+        and column.this.this == alias.this
+        and bool(column.this.quoted) == bool(alias.quoted)
+    )
 
 
 def same_tree(a: Any, b: Any, dialect: Any = None) -> bool:
