@@ -23,6 +23,7 @@ from typedgen.errors import UnsupportedFeatureError
 from typedgen.frontends.sql.duckdb_probes import DUCKDB_SYNTAX
 from typedgen.frontends.sql.probes import DIALECT_SPECIFIC
 from typedgen.frontends.sql.tables import DialectTables, dialect_tables
+from typedgen.frontends.sql.tsql_mysql_probes import MYSQL_ROUND7
 from typedgen.frontends.sql.tsql_oracle_probes import ORACLE_NATIVE, TSQL_NATIVE
 from typedgen.frontends.sql.warehouse_probes import (
     BIGQUERY_NATIVE,
@@ -258,7 +259,8 @@ _define(
     | {"regexp", "assign_variable", "straight_join", "interval_column"}
     | {"and_symbol", "or_symbol", "distinctrow", "date_add_interval"}
     # INTERVAL 1 DAY is MySQL's own spelling; sqlglot writes INTERVAL '1' DAY (the same tree).
-    | {"interval_number"},
+    | {"interval_number"}
+    | MYSQL_ROUND7,
     exclude_features=frozenset({"merge"}),
 )
 # sqlglot's base dialect is native to everything its parser reads (no database refuses).

@@ -32,8 +32,11 @@ def _canonical(tree: Any, dialect: Any) -> Any:
     from sqlglot.dialects.dialect import Dialect
 
     parts: dict[str, str] = {}
+    mysql = False
     if dialect is not None:
-        parts = getattr(type(Dialect.get_or_raise(dialect)), "DATE_PART_MAPPING", {}) or {}
+        kind = type(Dialect.get_or_raise(dialect))
+        parts = getattr(kind, "DATE_PART_MAPPING", {}) or {}
+        mysql = kind.__name__ == "MySQL"  # exactly MySQL: Doris's default separator is ", "
 
     tree = tree.copy()
     for node in list(tree.walk()):
@@ -49,6 +52,21 @@ def _canonical(tree: Any, dialect: Any) -> Any:
         if isinstance(node, exp.RawString):
             node.replace(exp.Literal.string(node.this))
             continue
+        if isinstance(node, exp.GroupConcat) and node.args.get("separator") is None and mysql:
+            # MySQL's GROUP_CONCAT(a) is written GROUP_CONCAT(a SEPARATOR ','), its default.
+            node.set("separator", exp.Literal.string(","))
+        if (
+            isinstance(node, exp.DataType)
+            and node.this == exp.DType.CHARACTER_SET
+            and isinstance(node.args.get("kind"), exp.Identifier)
+        ):
+            # CONVERT(a USING `x y`) is written CAST(a AS CHAR CHARACTER SET `x y`), whose
+            # charset reads back as a word: one charset name, quoted or not.
+            node.set("kind", exp.Var(this=node.args["kind"].name))
+        if isinstance(node, exp.Paren) and _interval_amount(node):
+            # INTERVAL 2 * 2 MONTH is written INTERVAL (2 * 2) MONTH: the same amount.
+            node.replace(node.this)
+            continue
         if _self_named(node):
             # SELECT c AS c is SELECT c: T-SQL's writer names a derived table's columns so.
             node.replace(node.this)
@@ -58,6 +76,22 @@ def _canonical(tree: Any, dialect: Any) -> Any:
             name = node.this.name.upper()
             node.set("this", exp.Var(this=parts.get(name, name)))
     return tree
+
+
+def _interval_amount(node: Any) -> bool:
+    """Whether ``node`` is an interval's amount: ``INTERVAL (x) DAY`` (``Interval.this``), or
+    MySQL's ``DATE_ADD(a, INTERVAL (x) DAY)`` (the ``expression`` of a ``DateAdd`` with a
+    unit)."""
+    from sqlglot import exp
+
+    parent = node.parent
+    if isinstance(parent, exp.Interval):
+        return bool(node.arg_key == "this")
+    return bool(
+        isinstance(parent, (exp.DateAdd, exp.DateSub))
+        and node.arg_key == "expression"
+        and parent.args.get("unit") is not None
+    )
 
 
 def _self_named(node: Any) -> bool:
