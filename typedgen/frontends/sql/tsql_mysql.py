@@ -27,7 +27,7 @@ class TsqlMysqlRules(RuleBuilder):
             return []
         punct, ref = self.punct, self.ref
         first: list[Expr] = [Ref("INTEGER"), Ref("DECIMAL"), ref("column_ref")]
-        if self.any_calls():
+        if self.callable_functions() or (self.options.anonymous_calls and self.has("anonymous")):
             first.append(ref("function_call"))
         ops = [punct("+"), punct("-"), punct("*"), punct("/")]
         if self.has("mod_operator"):
