@@ -73,11 +73,13 @@ DIALECT_FLOORS = {
     # a column name (SELECT interval x is INTERVAL 'x' for sqlglot: a random walk found it),
     # which loses one fixture with ORDER BY interval.
     "postgres": 0.90,
-    "mysql": 0.81,
+    # Round 7: 93/108 (GROUP_CONCAT, interval terms, CHARSET, CONVERT ... USING).
+    "mysql": 0.86,
     "bigquery": 0.73,
     "snowflake": 0.90,
     "duckdb": 0.85,
-    "tsql": 0.85,
+    # Round 7: 102/113 with SELECT ... INTO measured (99/113 with the default statements).
+    "tsql": 0.90,
     "spark": 0.87,
     "oracle": 0.85,
     # 0.44 before round 2: three accepted fixtures (a IS NOT NULL, a NOT IN (...)) come back
