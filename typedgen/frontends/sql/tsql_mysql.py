@@ -5,7 +5,9 @@ class includes it.
 MySQL: an interval's amount as an arithmetic term (``INTERVAL 2 * 2 MONTH``, ``INTERVAL
 DAYOFMONTH(d) - 1 DAY``; sqlglot writes it in parentheses, which ``trees.same_tree`` reads as
 the same amount); ``GROUP_CONCAT``, ``CHARSET(a)``, ``CONVERT(a USING charset)`` and
-``JSON_TABLE(... COLUMNS (...))``.
+``JSON_TABLE(... COLUMNS (...))``. T-SQL's derived tables with bare columns (``(SELECT c) AS
+s``, written ``c AS c``) are a form of :mod:`.query`'s ``cte_select`` (probe
+``cte_column_named``).
 """
 
 from __future__ import annotations
