@@ -71,6 +71,9 @@ NOT_MYSQL = [
     "SELECT GROUP_CONCAT(a SEPARATOR b) FROM t",  # the separator is a string
     "SELECT CONVERT(a USING 'utf8') FROM t",  # a charset is a name
     "SELECT STRING_AGG(a) FROM t",  # read as GROUP_CONCAT(a); MySQL has no STRING_AGG
+    "SELECT CHARSET(a, b) FROM t",  # one argument
+    "SELECT d + INTERVAL 1 | 2 DAY FROM t",  # read as INTERVAL '1' | 2 AS DAY
+    "SELECT d + INTERVAL 1 + 2 FROM t",  # no unit
 ]
 
 
