@@ -7,6 +7,7 @@ import logging
 from typing import Any
 
 import sqlglot
+from sqlglot import exp
 
 import typedgen
 from tests._support import accepts, byte_vocabulary
@@ -14,6 +15,42 @@ from typedgen.compiler.compiled import CompiledGrammar
 from typedgen.frontends.sql.trees import same_tree
 
 logging.getLogger("sqlglot").setLevel(logging.CRITICAL)
+
+# What sqlglot parses as a query (a SELECT INTO too: sqlglot reads it as a Select with ``into``).
+QUERY = (exp.Select, exp.Union, exp.Intersect, exp.Except, exp.Subquery)
+# The statement kinds whose statement is a query: the conformance figures are measured with
+# them (``select_into`` only changes the grammar where the dialect offers it: T-SQL, Oracle),
+# and with the default statements (``("select",)``) beside, so that neither figure is hidden.
+QUERY_STATEMENTS = ("select", "select_into")
+
+
+def checking(dialect: str, statements: tuple[str, ...] = QUERY_STATEMENTS) -> typedgen.Sql:
+    """The language for checking SQL from elsewhere: comments, wider whitespace, parameters,
+    UDFs, and the query ``statements``."""
+    return typedgen.Sql(
+        dialect,
+        comments=True,
+        whitespace="check",
+        placeholders=True,
+        functions="any",
+        statements=statements,
+    )
+
+
+def dialect_queries(items: list[dict[str, Any]], dialect: str) -> list[str]:
+    """The distinct fixtures of ``dialect`` among ``items`` (sqlglot_dialects) that sqlglot
+    parses as a query in that dialect."""
+    seen: dict[str, None] = {}
+    for item in items:
+        if item["dialect"] != dialect or item["sql"] in seen:
+            continue
+        try:
+            tree = sqlglot.parse_one(item["sql"], read=dialect)
+        except sqlglot.errors.SqlglotError:
+            continue
+        if isinstance(tree, QUERY):
+            seen[item["sql"]] = None
+    return list(seen)
 
 
 @functools.cache

@@ -24,6 +24,7 @@ from typedgen.frontends.sql.statements import StatementRules
 from typedgen.frontends.sql.table_functions import TableFunctionRules
 from typedgen.frontends.sql.tables import DialectTables
 from typedgen.frontends.sql.terminals import TerminalRules
+from typedgen.frontends.sql.tsql_mysql import TsqlMysqlRules
 from typedgen.frontends.sql.tsql_oracle import TsqlOracleRules
 from typedgen.frontends.sql.vendor import VendorRules
 from typedgen.ir.grammar import Grammar
@@ -55,6 +56,7 @@ class _Builder(
     VendorRules,
     DuckdbRules,
     TsqlOracleRules,
+    TsqlMysqlRules,
     TableFunctionRules,
     SelectIntoRules,
 ):

@@ -23,6 +23,7 @@ from typedgen.errors import UnsupportedFeatureError
 from typedgen.frontends.sql.duckdb_probes import DUCKDB_SYNTAX
 from typedgen.frontends.sql.probes import DIALECT_SPECIFIC
 from typedgen.frontends.sql.tables import DialectTables, dialect_tables
+from typedgen.frontends.sql.tsql_mysql_probes import MYSQL_ROUND7
 from typedgen.frontends.sql.tsql_oracle_probes import ORACLE_NATIVE, TSQL_NATIVE
 from typedgen.frontends.sql.warehouse_probes import (
     BIGQUERY_NATIVE,
@@ -58,6 +59,10 @@ class SqlDialect:
     """Identifier delimiters sqlglot reads but writes as another (T-SQL's ``"a b"`` comes back
     as ``[a b]``, the same tree), so the exact probe cannot tell; each is on where sqlglot
     reads it as a name and reads that back (:func:`_reads_quoted_name`)."""
+    exclude_functions: ClassVar[frozenset[str]] = frozenset()
+    """Function names sqlglot reads as another of the dialect's functions, written back under
+    that name (MySQL's STRING_AGG(a) as GROUP_CONCAT(a SEPARATOR ',')), where the database has
+    no function of the name: the round trip cannot tell."""
     exclude_types: ClassVar[frozenset[str]] = frozenset({"NULL", "UNKNOWN", "UNION"})
     """Type names sqlglot accepts that no one writes in a ``CAST``."""
     double_quoted_strings: ClassVar[bool] = False
@@ -89,6 +94,9 @@ class SqlDialect:
         features = (features | (cls.include_features - DIALECT_SPECIFIC)) - cls.exclude_features
         if features != tables.features:
             tables = dataclasses.replace(tables, features=features)
+        if any(f.name in cls.exclude_functions for f in tables.functions):
+            kept = tuple(f for f in tables.functions if f.name not in cls.exclude_functions)
+            tables = dataclasses.replace(tables, functions=kept)
         quotes = tuple(
             pair
             for pair in cls.read_identifier_quotes
@@ -258,8 +266,10 @@ _define(
     | {"regexp", "assign_variable", "straight_join", "interval_column"}
     | {"and_symbol", "or_symbol", "distinctrow", "date_add_interval"}
     # INTERVAL 1 DAY is MySQL's own spelling; sqlglot writes INTERVAL '1' DAY (the same tree).
-    | {"interval_number"},
+    | {"interval_number"}
+    | MYSQL_ROUND7,
     exclude_features=frozenset({"merge"}),
+    exclude_functions=frozenset({"STRING_AGG"}),
 )
 # sqlglot's base dialect is native to everything its parser reads (no database refuses).
 _define(

@@ -306,6 +306,7 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
             if self.has("interval_column"):
                 amount.append(ref("column_ref"))  # MySQL's DATE_ADD(a, INTERVAL n DAY)
             amount += self.interval_amounts()
+            amount += self.interval_terms()  # MySQL: INTERVAL 2 * 2 MONTH
             primaries.append(seq(kw("INTERVAL"), alt(*amount), units))
         if self.has("interval_bare"):
             primaries.append(seq(kw("INTERVAL"), Ref("STRING")))
@@ -313,6 +314,7 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
         primaries += self.special_calls()
         primaries += self.vendor_primaries()
         primaries += self.tsql_oracle_primaries()
+        primaries += self.tsql_mysql_primaries()
         primaries += self.placeholders()
         primaries += self.model_attributes()
         primaries += self.query_parameters()

@@ -12,6 +12,11 @@ from typedgen.frontends.sql.postgres_mysql_probes import (
     PG_MYSQL_SPECIFIC,
 )
 from typedgen.frontends.sql.routines import ROUTINE_PROBES
+from typedgen.frontends.sql.tsql_mysql_probes import (
+    TSQL_MYSQL_PROBES,
+    TSQL_MYSQL_READ,
+    TSQL_MYSQL_SPECIFIC,
+)
 from typedgen.frontends.sql.tsql_oracle_probes import (
     ORACLE_NATIVE,
     TSQL_NATIVE,
@@ -459,3 +464,7 @@ DIALECT_SPECIFIC = DIALECT_SPECIFIC | TSQL_NATIVE | ORACLE_NATIVE
 FEATURE_PROBES.update(ROUTINE_PROBES)
 FEATURE_PROBES.update(MATCH_RECOGNIZE_PROBES)
 READ_FEATURES = READ_FEATURES | MATCH_RECOGNIZE_READ
+# Round 7: T-SQL's and MySQL's constructs (tsql_mysql_probes).
+FEATURE_PROBES.update(TSQL_MYSQL_PROBES)
+READ_FEATURES = READ_FEATURES | TSQL_MYSQL_READ
+DIALECT_SPECIFIC = DIALECT_SPECIFIC | TSQL_MYSQL_SPECIFIC

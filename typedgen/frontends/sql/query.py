@@ -226,6 +226,8 @@ class QueryRules(WarehouseRules, PgMysqlRules):
             # Where sqlglot names a CTE's unnamed columns when it writes the query back
             # (T-SQL), a CTE body without a column list names every value (AS name).
             named_item = seq(ref("expr"), kw("AS"), ref("ident"))
+            if self.has("cte_column_named"):  # SELECT c, written c AS c: the same tree
+                named_item = alt(named_item, ref("column_name"))
             star_item = alt(self.punct("*"), seq(ref("ident"), self.punct("."), self.punct("*")))
             named_items = self.separated(alt(star_item, named_item))
             named_clauses = [

@@ -290,6 +290,16 @@ class RuleBuilder:
     def column_aggregates(self) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - DuckdbRules
 
+    # Round 7's T-SQL and MySQL constructs (TsqlMysqlRules).
+    def interval_terms(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - TsqlMysqlRules
+
+    def tsql_mysql_primaries(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - TsqlMysqlRules
+
+    def mysql_json_tables(self, name_alias: Expr) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - TsqlMysqlRules
+
     # T-SQL's and Oracle's constructs (TsqlOracleRules).
     def tsql_oracle_primaries(self) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - TsqlOracleRules

@@ -28,6 +28,7 @@ class TableFunctionRules(RuleBuilder):
             out.append(seq(call, opt(seq(name_alias, opt(columns)))))
         if self.has("json_table"):
             out.append(seq(self.json_table(), opt(name_alias)))
+        out += self.mysql_json_tables(name_alias)  # MySQL: JSON_TABLE(...) AS t
         if self.has("xmltable"):
             out.append(seq(self.xml_table(), opt(name_alias)))
         if self.has("openjson"):

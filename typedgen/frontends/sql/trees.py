@@ -5,7 +5,8 @@ sqlglot records how some nodes were spelled: Snowflake's ``v:a.b`` is a ``JSONEx
 ``quoted``, a bracket in a path ``json_access``; an object literal's ``{'k': v}`` key is read
 as an identifier (written ``OBJECT_CONSTRUCT('k', v)``, whose key reads back as a string); a
 date part is written by its canonical name (``EXTRACT(DAYOFMONTH FROM a)`` as ``DATE_PART(DAY,
-a)``); a dollar-quoted string (``$$a$$``, a ``RawString``) is written as the plain string ``'a'``.
+a)``); a dollar-quoted string (``$$a$$``, a ``RawString``) is written as the plain string ``'a'``;
+T-SQL writes a derived table's column ``c`` as ``c AS c`` (the same output name).
 A round trip keeps the meaning of each, so the probes and the soundness tests compare trees
 with those marks aside.
 """
@@ -31,8 +32,11 @@ def _canonical(tree: Any, dialect: Any) -> Any:
     from sqlglot.dialects.dialect import Dialect
 
     parts: dict[str, str] = {}
+    mysql = False
     if dialect is not None:
-        parts = getattr(type(Dialect.get_or_raise(dialect)), "DATE_PART_MAPPING", {}) or {}
+        kind = type(Dialect.get_or_raise(dialect))
+        parts = getattr(kind, "DATE_PART_MAPPING", {}) or {}
+        mysql = kind.__name__ == "MySQL"  # exactly MySQL: Doris's default separator is ", "
 
     tree = tree.copy()
     for node in list(tree.walk()):
@@ -48,11 +52,67 @@ def _canonical(tree: Any, dialect: Any) -> Any:
         if isinstance(node, exp.RawString):
             node.replace(exp.Literal.string(node.this))
             continue
+        if isinstance(node, exp.GroupConcat) and node.args.get("separator") is None and mysql:
+            # MySQL's GROUP_CONCAT(a) is written GROUP_CONCAT(a SEPARATOR ','), its default.
+            node.set("separator", exp.Literal.string(","))
+        if (
+            isinstance(node, exp.DataType)
+            and node.this == exp.DType.CHARACTER_SET
+            and isinstance(node.args.get("kind"), exp.Identifier)
+        ):
+            # CONVERT(a USING `x y`) is written CAST(a AS CHAR CHARACTER SET `x y`), whose
+            # charset reads back as a word: one charset name, quoted or not.
+            node.set("kind", exp.Var(this=node.args["kind"].name))
+        if isinstance(node, exp.Paren) and _interval_amount(node):
+            # INTERVAL 2 * 2 MONTH is written INTERVAL (2 * 2) MONTH: the same amount.
+            node.replace(node.this)
+            continue
+        if _self_named(node):
+            # SELECT c AS c is SELECT c: T-SQL's writer names a derived table's columns so.
+            node.replace(node.this)
+            continue
         if isinstance(node, exp.Extract) and isinstance(node.this, exp.Var):
             # EXTRACT(DAYOFMONTH FROM a) is written DATE_PART(DAY, a): one part, two names.
             name = node.this.name.upper()
             node.set("this", exp.Var(this=parts.get(name, name)))
     return tree
+
+
+def _interval_amount(node: Any) -> bool:
+    """Whether ``node`` is an interval's amount: ``INTERVAL (x) DAY`` (``Interval.this``), or
+    MySQL's ``DATE_ADD(a, INTERVAL (x) DAY)`` (the ``expression`` of a ``DateAdd`` with a
+    unit)."""
+    from sqlglot import exp
+
+    parent = node.parent
+    if isinstance(parent, exp.Interval):
+        return bool(node.arg_key == "this")
+    return bool(
+        isinstance(parent, (exp.DateAdd, exp.DateSub))
+        and node.arg_key == "expression"
+        and parent.args.get("unit") is not None
+    )
+
+
+def _self_named(node: Any) -> bool:
+    """Whether ``node`` is a select item ``c AS c``: an unqualified column named by its own
+    name (the same identifier, quoted alike), which names the output column as ``c`` does.
+    A qualified column is left alone (``t.c AS c`` names an output that ORDER BY or GROUP BY
+    may reach by ``c``, where ``c`` alone might be ambiguous)."""
+    from sqlglot import exp
+
+    if not (isinstance(node, exp.Alias) and isinstance(node.parent, exp.Select)):
+        return False
+    column, alias = node.this, node.args.get("alias")
+    return (
+        node.arg_key == "expressions"
+        and isinstance(column, exp.Column)
+        and not column.table
+        and isinstance(column.this, exp.Identifier)
+        and isinstance(alias, exp.Identifier)
+        and column.this.this == alias.this
+        and bool(column.this.quoted) == bool(alias.quoted)
+    )
 
 
 def same_tree(a: Any, b: Any, dialect: Any = None) -> bool:

@@ -123,6 +123,7 @@ class VendorRules(PgMysqlRules):
                 amounts.append(Ref("INTEGER"))
             if self.has("interval_column"):
                 amounts.append(ref("column_ref"))
+            amounts += self.interval_terms()  # DATE_ADD(a, INTERVAL 2 * 2 MONTH)
             units = alt(*(kw(u) for u in self.tables.interval_units))
             interval = seq(kw("INTERVAL"), alt(*amounts), units)
             args = self.parens(ref("expr"), self.punct(","), interval)

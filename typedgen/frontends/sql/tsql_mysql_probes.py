@@ -1,0 +1,38 @@
+"""Probes of round 7's T-SQL and MySQL constructs: each with the SQL that must come back from
+sqlglot (exactly, unless in :data:`TSQL_MYSQL_READ`) for it to be on.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MYSQL_ROUND7", "TSQL_MYSQL_PROBES", "TSQL_MYSQL_READ", "TSQL_MYSQL_SPECIFIC"]
+
+TSQL_MYSQL_PROBES: dict[str, str] = {
+    # T-SQL: a derived table's or CTE's unnamed column, written back named by itself (c AS c,
+    # the same tree for trees.same_tree); only where CTEs need names (no cte_unaliased).
+    "cte_column_named": 'WITH r AS (SELECT a, "b" FROM t) SELECT * FROM (SELECT a FROM r) AS s',
+    # MySQL: an interval's amount as a term, written in parentheses (the same amount).
+    "interval_term": "SELECT DATE_ADD(a, INTERVAL 2 * b DAY), a - INTERVAL (b - 1) DAY,"
+    " a + INTERVAL f(b) - 1 DAY",
+    # MySQL: GROUP_CONCAT (its default separator written out), CHARSET(a), CONVERT ... USING
+    # (written CAST(a AS CHAR CHARACTER SET x)), JSON_TABLE with MySQL's columns.
+    "group_concat": "SELECT GROUP_CONCAT(a), GROUP_CONCAT(DISTINCT a ORDER BY b DESC, c"
+    " SEPARATOR '-') FROM t",
+    "charset_call": "SELECT CHARSET(a), CHARSET(CHAR(65 USING utf8))",
+    "convert_using": "SELECT CONVERT(a USING utf8mb4), CONVERT(b USING `my charset`)",
+    "json_table_mysql": "SELECT * FROM t, JSON_TABLE(t.a, '$[*]' COLUMNS(b FOR ORDINALITY,"
+    " c VARCHAR(255) PATH '$.c', NESTED PATH '$.d' COLUMNS(e INT PATH '$.e'))) AS j",
+}
+"""Each construct with the SQL that must round-trip."""
+
+TSQL_MYSQL_READ: frozenset[str] = frozenset(
+    {"cte_column_named", "interval_term", "group_concat", "convert_using"}
+)
+"""Probes that need only come back as the same tree."""
+
+TSQL_MYSQL_SPECIFIC: frozenset[str] = frozenset(
+    {"interval_term", "group_concat", "charset_call", "convert_using", "json_table_mysql"}
+)
+"""Probes sqlglot's base parser reads in every dialect: on only where a dialect includes them."""
+
+MYSQL_ROUND7: frozenset[str] = TSQL_MYSQL_SPECIFIC
+"""The dialect-specific probes MySQL includes (:mod:`.dialects`)."""
