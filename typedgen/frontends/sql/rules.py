@@ -290,6 +290,9 @@ class RuleBuilder:
     def column_aggregates(self) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - DuckdbRules
 
+    def duckdb_calls(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - DuckdbCallRules
+
     # T-SQL's and Oracle's constructs (TsqlOracleRules).
     def tsql_oracle_primaries(self) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - TsqlOracleRules
