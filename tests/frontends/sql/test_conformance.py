@@ -100,7 +100,7 @@ DIALECT_FLOORS = {
     "mysql": 0.81,
     "bigquery": 0.73,
     "snowflake": 0.90,
-    "duckdb": 0.85,
+    "duckdb": 0.91,
     "tsql": 0.85,
     "spark": 0.87,
     "oracle": 0.85,
