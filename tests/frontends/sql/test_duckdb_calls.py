@@ -108,3 +108,7 @@ def test_functions_option_narrows_the_calls() -> None:
     sql = typedgen.Sql("duckdb", functions=["DATE_DIFF", "ABS"])
     assert sql_accepts(sql, "SELECT DATE_DIFF('day', ABS(a), b) FROM t")
     assert not sql_accepts(sql, "SELECT DATEDIFF('day', a, b) FROM t")
+    assert not sql_accepts(sql, "SELECT REGEXP_EXTRACT(a, 'p', 0, 'i') FROM t")
+    other = typedgen.Sql("duckdb", functions=["ABS"])
+    assert sql_accepts(other, "SELECT ABS(a), 'day', 'i' FROM t")
+    assert not sql_accepts(other, "SELECT DATE_DIFF('day', a, b) FROM t")

@@ -46,8 +46,10 @@ class DuckdbCallRules(StringClassRules, RuleBuilder):
             return []
         out: list[Expr] = []
         for name, count, parts in self.tables.duckdb.unit_calls:
+            if not self._wanted(name):
+                continue
             unit = self.string_class("date_part", (s for p in parts for s in (p, p.lower())))
-            if unit is None or not self._wanted(name):
+            if unit is None:
                 continue
             operand = self.date_operand()
             args = seq(unit, *(seq(self.punct(","), operand) for _ in range(count - 1)))
@@ -60,8 +62,10 @@ class DuckdbCallRules(StringClassRules, RuleBuilder):
             return []
         out: list[Expr] = []
         for name, count, flags in self.tables.duckdb.flag_calls:
+            if not self._wanted(name):
+                continue
             flag = self.string_class(f"flags_{name.lower()}", flags)
-            if flag is None or not self._wanted(name):
+            if flag is None:
                 continue
             head = [seq(self.ref("expr"), self.punct(",")) for _ in range(count - 1)]
             out.append(seq(self.keyword(name), self.parens(*head, flag), self.over_clause))
