@@ -43,6 +43,8 @@ CONSTRUCTS = [
     ("SELECT FIRST_VALUE(c RESPECT NULLS) OVER (PARTITION BY g ORDER BY o) FROM t", "postgres"),
     # An ORDER BY alone.
     ("SELECT RANK( ORDER BY a) OVER (ORDER BY b), CUME_DIST( ORDER BY a DESC) FROM t", "postgres"),
+    # A named argument of a function sqlglot does not model (a keyword name too).
+    ("SELECT my_udf(a := 1, b := x + 1), STAR(t, exclude := [foo]), f(2, c := 'x')", "postgres"),
     # The texts of a class are still strings wherever a string goes.
     ("SELECT 'day', 'im', {'day': 1} FROM 'i' WHERE a LIKE 's' AND b = 'DAY'", None),
 ]
@@ -70,6 +72,9 @@ REFUSED = [
     ("SELECT NTH_VALUE(a, 2 IGNORE NULLS)", "SELECT NTH_VALUE(a IGNORE NULLS)", False),
     # IGNORE NULLS on an argument of a scalar: sqlglot drops the argument.
     ("SELECT LEAD(a, 1, c IGNORE NULLS)", "SELECT ARRAY_APPEND(a, b, c IGNORE NULLS)", True),
+    # A reserved word as a name comes back quoted; a function sqlglot models takes no names.
+    ('SELECT f("select" := 1)', "SELECT f(select := 1)", False),
+    ("SELECT my_udf(a := 1)", "SELECT ABS(a := 1)", True),
     # ORDER BY alone in a function of one argument (sqlglot reads the order as it).
     ("SELECT RANK( ORDER BY a) OVER ()", "SELECT ABS( ORDER BY a)", True),
 ]
@@ -99,7 +104,8 @@ def test_duckdb_call_tables() -> None:
 
 
 def test_duckdb_calls_are_dialect_specific() -> None:
-    for feature in ("unit_string_calls", "flag_string_calls", "nulls_inside_calls"):
+    features = ("unit_string_calls", "flag_string_calls", "nulls_inside_calls", "walrus_argument")
+    for feature in features:
         assert feature in dialect_class("duckdb").tables().features
         assert feature not in dialect_class("postgres").tables().features
 

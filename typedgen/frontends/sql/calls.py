@@ -254,6 +254,8 @@ class CallRules(WarehouseRules):
             arg: Expr = alt(ref("expr"), *self.star_arguments())
             if self.has("named_argument"):
                 arg = alt(arg, seq(Ref("IDENT"), self.punct("=>"), ref("expr")))
+            if self.has("walrus_argument"):  # DuckDB's my_udf(a := 1)
+                arg = alt(arg, seq(ref("ident"), self.punct(":="), ref("expr")))
             args = self.separated(arg)
             if self.has("variadic"):  # MLEAST(VARIADIC ARRAY[1, 2]): the last argument
                 args = alt(args, seq(star(seq(arg, self.punct(","))), self.last_form("variadic")))
