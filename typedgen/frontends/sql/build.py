@@ -104,7 +104,8 @@ class _Builder(
         reserved = [*reserved_words, *self.reserved_terminals()]
         ignore = ("WS", "COMMENT") if any(t.name == "COMMENT" for t in terminals) else ("WS",)
         names = ["statement", *ignore, *(r.name for r in reserved)]
-        rules = prune_unreachable([*self.rules.values(), *terminals, *reserved], names)
+        every = self.with_string_classes([*self.rules.values(), *terminals, *reserved])
+        rules = prune_unreachable(every, names)
         return Grammar(
             rules,
             "statement",

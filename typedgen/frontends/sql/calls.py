@@ -79,8 +79,9 @@ class CallRules(WarehouseRules):
         # call rule (which needs the word groups) is made.
         self.over_clause = self.over_tail()
         self.keep_tail = self.keep_clause()
-        if self.has("ignore_nulls_inside"):
-            # BigQuery: ARRAY_AGG(x IGNORE NULLS), the single argument of an aggregate.
+        if self.has("ignore_nulls_inside") and not self.has("nulls_inside_calls"):
+            # BigQuery: ARRAY_AGG(x IGNORE NULLS), the single argument of an aggregate (DuckDB:
+            # only the window functions of duckdb_probes.nulls_calls, duckdb_calls.py).
             self.nulls_inside = opt(self.keyword("IGNORE", "NULLS"))
         if self.has("within_group") or self.has("within_group_mode"):
             order_by = self.parens(self.ref("order_by"))
@@ -253,6 +254,8 @@ class CallRules(WarehouseRules):
             arg: Expr = alt(ref("expr"), *self.star_arguments())
             if self.has("named_argument"):
                 arg = alt(arg, seq(Ref("IDENT"), self.punct("=>"), ref("expr")))
+            if self.has("walrus_argument"):  # DuckDB's my_udf(a := 1)
+                arg = alt(arg, seq(ref("ident"), self.punct(":="), ref("expr")))
             args = self.separated(arg)
             if self.has("variadic"):  # MLEAST(VARIADIC ARRAY[1, 2]): the last argument
                 args = alt(args, seq(star(seq(arg, self.punct(","))), self.last_form("variadic")))

@@ -10,8 +10,9 @@ nothing where the dialect lacks it.
 
 from __future__ import annotations
 
+from typedgen.frontends.sql.duckdb_calls import DuckdbCallRules
 from typedgen.frontends.sql.lexicon import basic_terminal
-from typedgen.frontends.sql.rules import RuleBuilder, alt, empty, opt, seq
+from typedgen.frontends.sql.rules import alt, empty, opt, seq
 from typedgen.ir.grammar import Rule
 from typedgen.ir.nodes import CharClass, Expr, Lit, Ref, Repeat
 
@@ -21,7 +22,7 @@ _GROUPED = "GROUPED_INTEGER"
 """The terminal of ``20_000`` (at most 45 digits: a DECIMAL's worth)."""
 
 
-class DuckdbRules(RuleBuilder):
+class DuckdbRules(DuckdbCallRules):
     """Hooks for DuckDB's constructs."""
 
     def from_first(self, select: Expr, items: Expr, clauses: list[Expr]) -> list[Expr]:

@@ -8,10 +8,17 @@ sqlglot's base parser reads nearly all of these in every dialect (``FROM t SELEC
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["DUCKDB_PROBES", "DUCKDB_SYNTAX", "column_aggregates"]
+__all__ = [
+    "DUCKDB_PROBES",
+    "DUCKDB_SYNTAX",
+    "DuckdbTables",
+    "column_aggregates",
+    "read_duckdb_tables",
+]
 
 DUCKDB_PROBES: dict[str, str] = {
     # FROM-first queries: FROM t [SELECT ...] (sqlglot writes them SELECT-first).
@@ -99,4 +106,217 @@ def column_aggregates(
         values = ("x", "1", "t.y")
         if all(round_trips(f"SELECT {name}({v}) FROM t", dialect) for v in values):
             out.append(name)
+    return tuple(out)
+
+
+# -- DuckDB's call tables (issue 15, seventh round) ---------------------------------------------
+DUCKDB_PROBES.update(
+    {
+        # DATE_DIFF('day', a, b): a date part as a string (sqlglot reads the unit it names and
+        # writes it upper-case: the same tree); see unit_calls.
+        "unit_string_calls": "SELECT DATE_DIFF('day', a, b), DATE_DIFF('HOUR', a, b)",
+        # REGEXP_EXTRACT(a, 'p', 0, 'i'): a string of regexp flags last; see flag_calls.
+        "flag_string_calls": "SELECT REGEXP_EXTRACT(a, 'p', 0, 'i')",
+        # NTH_VALUE(a, 2 IGNORE NULLS): the null treatment of a window function inside its
+        # parentheses (the tree of NTH_VALUE(a, 2) IGNORE NULLS); see nulls_calls.
+        "nulls_inside_calls": "SELECT NTH_VALUE(a, 2 IGNORE NULLS) OVER (ORDER BY b),"
+        " LAST_VALUE(a ORDER BY b RESPECT NULLS) OVER (ORDER BY b)",
+        # RANK( ORDER BY a): an ORDER BY without arguments; see ordered_bare.
+        "ordered_bare": "SELECT RANK( ORDER BY a) OVER (ORDER BY b)",
+        # my_udf(a := 1): a named argument of a function sqlglot does not model (a PropertyEQ,
+        # which sqlglot's base parser reads in every dialect).
+        "walrus_argument": "SELECT my_udf(a := 1, b := x + 1), f(2, c := 'x')",
+    }
+)
+DUCKDB_SYNTAX = DUCKDB_SYNTAX | {
+    "unit_string_calls",
+    "flag_string_calls",
+    "nulls_inside_calls",
+    "ordered_bare",
+    "walrus_argument",
+}
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_FLAG_LENGTH = 3
+"""Flag strings of up to this many distinct letters (``'ims'``)."""
+
+
+@dataclass(frozen=True)
+class DuckdbTables:
+    """Entries of sqlglot's tables for DuckDB's calls, as probed."""
+
+    unit_calls: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
+    """Functions sqlglot models with a date part (``unit``) that it reads from a string first
+    argument (``DATE_DIFF('day', a, b)``), which take no other string there: the name, the
+    argument count, and the parts (``EXTRACT``'s) that read back to the same tree."""
+    flag_calls: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
+    """Functions whose last argument at one count more than they take otherwise is a string
+    of flags (``REGEXP_EXTRACT(a, 'p', 0, 'im')``): the name, the count, the flag strings."""
+    nulls_calls: tuple[tuple[str, tuple[int, ...], bool], ...] = ()
+    """Functions that take ``IGNORE NULLS`` / ``RESPECT NULLS`` inside their parentheses as
+    the null treatment of the whole call: the name, the argument counts, and whether after
+    an ``ORDER BY`` too."""
+    ordered_bare: tuple[str, ...] = ()
+    """Aggregates of a list of arguments that take ``( ORDER BY a)`` alone (``RANK``)."""
+
+
+def read_duckdb_tables(
+    dialect: Any,
+    features: frozenset[str],
+    functions: Iterable[Any],
+    units: tuple[str, ...],
+    round_trips: Callable[[str, Any], bool],
+) -> DuckdbTables:
+    """The tables above, each probed where its feature probe holds (``functions``: the
+    dialect's :class:`~typedgen.frontends.sql.tables.Function` entries)."""
+    funcs = tuple(functions)
+
+    def on(feature: str) -> bool:
+        return feature in features
+
+    return DuckdbTables(
+        unit_calls=_unit_calls(dialect, funcs, units, round_trips)
+        if on("unit_string_calls")
+        else (),
+        flag_calls=_flag_calls(dialect, funcs, round_trips) if on("flag_string_calls") else (),
+        nulls_calls=_nulls_calls(dialect, funcs, round_trips) if on("nulls_inside_calls") else (),
+        ordered_bare=_ordered_bare(dialect, funcs, round_trips) if on("ordered_bare") else (),
+    )
+
+
+def _node(sql: str, dialect: Any) -> Any:
+    import sqlglot
+    from sqlglot import exp
+
+    try:
+        tree = sqlglot.parse_one(sql, read=dialect)
+    except Exception:  # sqlglot's errors
+        return None
+    values = tree.expressions if isinstance(tree, exp.Select) else []
+    return values[0] if len(values) == 1 else None
+
+
+def _unit_calls(
+    dialect: Any, funcs: tuple[Any, ...], units: tuple[str, ...], round_trips: Callable[..., bool]
+) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
+    """sqlglot's functions of a ``unit`` that are no function of the dialect otherwise (their
+    arity probe failed: a string is written back cast), at the fewest arguments where a
+    string part then columns and numbers read back; a string elsewhere must not."""
+    from sqlglot import exp
+
+    known = {f.name for f in funcs}
+    builders = getattr(dialect.parser_class, "FUNCTIONS", {}) or {}
+    out = []
+    for name, builder in sorted(builders.items()):
+        cls: Any = getattr(builder, "__self__", None) or exp.FUNCTION_BY_NAME.get(name)
+        if name in known or "unit" not in (getattr(cls, "arg_types", None) or {}):
+            continue
+        for k in (2, 3):
+            rest = ", ".join(["x"] * (k - 1))
+            if not all(
+                round_trips(f"SELECT {name}('day', {rest.replace('x', v)})", dialect)
+                for v in ("x", "1", "t.x")
+            ):
+                continue
+            node = _node(f"SELECT {name}('day', {rest})", dialect)
+            unit = getattr(node, "args", {}).get("unit")
+            if not (isinstance(cls, type) and isinstance(node, cls) and isinstance(unit, exp.Var)):
+                break
+            parts = tuple(
+                u
+                for u in units
+                if all(
+                    round_trips(f"SELECT {name}('{w}', {rest})", dialect) for w in {u, u.lower()}
+                )
+            )
+            if parts:
+                out.append((name, k, parts))
+            break
+    return tuple(out)
+
+
+def _flag_calls(
+    dialect: Any, funcs: tuple[Any, ...], round_trips: Callable[..., bool]
+) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
+    """Functions that take one argument more only where it is a string of some letters but
+    not of others (flags): every string of up to three distinct such letters that reads
+    back, after columns, numbers or strings."""
+    import itertools
+
+    out = []
+    for f in funcs:
+        if f.arity.rest is not None:
+            continue
+        for k in range(2, 6):
+            if k in f.arity.counts or k - 1 not in f.arity.counts:
+                continue
+            head = "x, " * (k - 1)
+            if _node(f"SELECT {f.name}({head}'a')", dialect) is None:
+                continue
+            letters = [c for c in _LETTERS if round_trips(f"SELECT {f.name}({head}'{c}')", dialect)]
+            if not letters or len(letters) == len(_LETTERS):
+                continue  # no flags, or any string (the arity probe's business)
+            flags = [
+                "".join(p)
+                for n in range(1, _FLAG_LENGTH + 1)
+                for p in itertools.permutations(letters, n)
+            ]
+            heads = [", ".join([v] * (k - 1)) + ", " for v in ("x", "1", "'a'")]
+            kept = tuple(
+                s
+                for s in flags
+                if all(round_trips(f"SELECT {f.name}({h}'{s}')", dialect) for h in heads)
+            )
+            if kept:
+                out.append((f.name, k, kept))
+    return tuple(out)
+
+
+def _nulls_calls(
+    dialect: Any, funcs: tuple[Any, ...], round_trips: Callable[..., bool]
+) -> tuple[tuple[str, tuple[int, ...], bool], ...]:
+    """Aggregates where ``f(x, ... IGNORE NULLS)`` and ``RESPECT NULLS`` read back as the
+    tree of ``f(x, ...) IGNORE NULLS`` (a null treatment of the call, not of an argument)."""
+    from typedgen.frontends.sql.trees import same_tree
+
+    def holds(name: str, args: str, order: str) -> bool:
+        for word in ("IGNORE", "RESPECT"):
+            inside = f"SELECT {name}({args}{order} {word} NULLS) OVER (ORDER BY z)"
+            outside = f"SELECT {name}({args}{order}) {word} NULLS OVER (ORDER BY z)"
+            a, b = _node(inside, dialect), _node(outside, dialect)
+            if a is None or b is None or not same_tree(a, b, dialect):
+                return False
+            bare = inside.split(" OVER")[0]
+            if not (round_trips(inside, dialect) and round_trips(bare, dialect)):
+                return False
+        return True
+
+    out = []
+    for f in funcs:
+        if not f.aggregate:
+            continue
+        counts = [*(k for k in f.arity.counts if k), *([f.arity.rest] if f.arity.rest else [])]
+        taken = tuple(k for k in counts if holds(f.name, ", ".join(["x"] * k), ""))
+        if taken:
+            ordered = all(holds(f.name, ", ".join(["x"] * k), " ORDER BY y") for k in taken)
+            out.append((f.name, taken, ordered))
+    return tuple(out)
+
+
+def _ordered_bare(
+    dialect: Any, funcs: tuple[Any, ...], round_trips: Callable[..., bool]
+) -> tuple[str, ...]:
+    """Aggregates that take no argument, and ``( ORDER BY y)`` as the one item of their list
+    of arguments (sqlglot's ``expressions``), where that reads back."""
+    from sqlglot import exp
+
+    out = []
+    for f in funcs:
+        if not (f.aggregate and 0 in f.arity.counts):
+            continue
+        sql = f"SELECT {f.name}( ORDER BY y) FROM t"
+        node = _node(sql, dialect)
+        items = node.args.get("expressions") if node is not None else None
+        if items and isinstance(items[0], exp.Order) and round_trips(sql, dialect):
+            out.append(f.name)
     return tuple(out)

@@ -300,6 +300,9 @@ class RuleBuilder:
     def mysql_json_tables(self, name_alias: Expr) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - TsqlMysqlRules
 
+    def duckdb_calls(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - DuckdbCallRules
+
     # T-SQL's and Oracle's constructs (TsqlOracleRules).
     def tsql_oracle_primaries(self) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - TsqlOracleRules

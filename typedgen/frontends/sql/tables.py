@@ -30,6 +30,7 @@ from typing import Any
 
 from typedgen.frontends.sql.arguments import LAST_ARGUMENTS, probe_last_arguments
 from typedgen.frontends.sql.dollar import dollar_strings
+from typedgen.frontends.sql.duckdb_probes import DuckdbTables, read_duckdb_tables
 from typedgen.frontends.sql.named import NamedCall, probe_named_calls
 from typedgen.frontends.sql.probes import FEATURE_PROBES, READ_FEATURES
 from typedgen.frontends.sql.trees import date_part_words, same_tree
@@ -218,6 +219,8 @@ class DialectTables:
     parenthesises the negation only before one of these (or ``NOT``)."""
     warehouse: WarehouseTables = dataclasses.field(default_factory=WarehouseTables)
     """Entries of the tables of one warehouse's syntax (:mod:`.warehouse_probes`)."""
+    duckdb: DuckdbTables = dataclasses.field(default_factory=DuckdbTables)
+    """Entries of the tables of DuckDB's calls (:mod:`.duckdb_probes`)."""
 
 
 def sqlglot_dialect(name: str) -> Any:
@@ -775,6 +778,13 @@ def _read_tables(name: str) -> DialectTables:
             tuple(f.name for f in functions if f.aggregate and f.arity.allows(1)),
             _round_trips,
         )
+        duckdb = read_duckdb_tables(
+            dialect,
+            features,
+            functions,
+            extract_units,
+            lambda sql, d: _round_trips(sql, d, exact=False),
+        )
     return DialectTables(
         name=name,
         string_quotes=tuple(
@@ -823,6 +833,7 @@ def _read_tables(name: str) -> DialectTables:
         for_named_options=for_options[2],
         named_calls=named_calls,
         warehouse=warehouse,
+        duckdb=duckdb,
         range_words=frozenset(
             text.upper()
             for text, token in {**tok.KEYWORDS, **tok.SINGLE_TOKENS}.items()

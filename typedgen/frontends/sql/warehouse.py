@@ -51,6 +51,7 @@ class WarehouseRules(SemistructuredRules, DatePartRules, SnowflakeRules, MlTable
             self.keyword(name)
         self.inside_calls()  # (registers the words of those calls)
         self.column_aggregates()
+        self.duckdb_calls()
         self.lambdas()
         for word in self.type_constructors():
             self.keyword(word)
@@ -177,6 +178,7 @@ class WarehouseRules(SemistructuredRules, DatePartRules, SnowflakeRules, MlTable
             out.append(seq(self.keyword(name), alt(*forms), *tail))
         out += self.inside_calls()
         out += self.column_aggregates()
+        out += self.duckdb_calls()
         if self.parametric_names():
             some = self.separated(ref("expr"))
             call = seq(Ref(_PARAMETRIC), self.parens(some), opt(self.parens(some)))
