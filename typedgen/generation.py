@@ -101,7 +101,8 @@ class Details:
     """Choices excluded by repairs at the faulty place, over every attempt (``repairs=``)."""
     repeated_keys: tuple[KeyEvent, ...] = ()
     """JSON object keys the model was about to write twice in one object, over every attempt
-    (``unique_keys=``): excluded there, or kept where nothing else was allowed."""
+    (``unique_keys=``): rolled back to the comma before them, excluded, or kept where nothing
+    else was allowed."""
     constrained: bool = True
     """Whether the grammar constrained the decoding (``constrain=False`` for comparisons)."""
 
@@ -196,9 +197,9 @@ class Generator:
     ``retry_temperature`` (0.7: a whole-output retry of a greedy call samples at this
     temperature), ``constrain`` (``False``: decode the same prompt without the grammar and bind
     what the model wrote, for side-by-side comparisons), ``unique_keys`` (``True``: in JSON
-    output, a token that would write a key its object already holds is excluded there, see
-    :class:`typedgen.KeyEvent`; ``False``: off). ``instructions`` (default ``True``)
-    puts a short description of the output type in the prompt
+    output, a key its object already holds is not written again: the row goes back to the
+    comma before it, see :class:`typedgen.KeyEvent`; ``False``: off). ``instructions``
+    (default ``True``) puts a short description of the output type in the prompt
     (:func:`typedgen.instructions_for`); ``False`` leaves it out, and text replaces it.
 
     Thread safety: one generator may be called from several threads at once (``__call__``,

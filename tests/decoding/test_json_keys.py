@@ -12,6 +12,8 @@ import pytest
 import typedgen
 from tests.decoding.conftest import tiny_model
 from typedgen.decoding.json_keys import KeyTracker
+from typedgen.decoding.loop import DecodeOptions, Decoder
+from typedgen.prompts import encode_messages
 
 TEXTS = [
     '{"a": 1, "b": {"a": 2}, "a": 3}',
@@ -48,7 +50,8 @@ def duplicates(text: str) -> list[str]:
 
 
 def reported(tracker: KeyTracker, ids: list[int]) -> list[str]:
-    return [k for n in range(len(ids)) if (k := tracker.repeated(ids[:n], ids[n])) is not None]
+    found = (tracker.repeated(ids[:n], ids[n]) for n in range(len(ids)))
+    return [r.key for r in found if r is not None]
 
 
 @pytest.mark.parametrize("text", TEXTS)
@@ -85,42 +88,64 @@ def test_forced_closing_quote_counts(smollm2_vocab: Any) -> None:
     pieces = {p: i for i, p in enumerate(smollm2_vocab.tokens)}
     prefix = [pieces[b'{"'], pieces[b"a"], pieces[b'":'], pieces[b"1"], pieces[b',"']]
     assert tracker.repeated(prefix, pieces[b"a"]) is None
-    assert tracker.repeated(prefix, pieces[b"a"], lambda: b'":') == "a"
+    found = tracker.repeated(prefix, pieces[b"a"], lambda: b'":')
+    assert found is not None and (found.key, found.comma_at) == ("a", 4)
     assert tracker.repeated(prefix, pieces[b"b"], lambda: b'":') is None
 
 
-def _keys_unique(text: str) -> bool:
-    return not duplicates(text)
-
-
-def test_generation_excludes_repeated_keys(smollm2_tokenizer: Any, smollm2_vocab: Any) -> None:
-    # Seed 2's tiny model writes the empty key again and again without the exclusion.
+def test_generation_rolls_back_to_the_comma(smollm2_tokenizer: Any, smollm2_vocab: Any) -> None:
+    # Seed 2's tiny model writes the empty key again and again without the guard.
     tiny = tiny_model(smollm2_tokenizer, smollm2_vocab, seed=2)
-    options = {"max_tokens": 60, "on_max_tokens": "finish"}
-    off = typedgen.Generator(OPEN_INTS, tiny, unique_keys=False, **options)(
-        "x", return_details=True
-    )
+    options: dict[str, Any] = {"max_tokens": 60, "on_max_tokens": "finish"}
+    off_generator = typedgen.Generator(OPEN_INTS, tiny, unique_keys=False, **options)
+    off = off_generator("x", return_details=True)
     assert duplicates(off.text)
     assert off.repeated_keys == ()
     on = typedgen.Generator(OPEN_INTS, tiny, **options)("x", return_details=True)
-    assert _keys_unique(on.text)
+    assert not duplicates(on.text)
     jsonschema.validate(json.loads(on.text), OPEN_INTS)
-    assert on.repeated_keys and all(e.action == "excluded" for e in on.repeated_keys)
+    assert on.repeated_keys and all(e.action == "rolled back" for e in on.repeated_keys)
     assert {e.key for e in on.repeated_keys} <= set(json.loads(on.text))
     assert on.attempts[-1].repeated_keys == on.repeated_keys
 
 
-def test_a_forced_repetition_is_kept_and_reported(
+def test_keys_from_an_enum(smollm2_tokenizer: Any, smollm2_vocab: Any) -> None:
+    # Keys from {"a", "b"}, the closing quote forced after each: without the guard the tiny
+    # model writes "a" eight times; with it, the comma before a repeated key is excluded.
+    tiny = tiny_model(smollm2_tokenizer, smollm2_vocab, seed=0)
+    options: dict[str, Any] = {"max_tokens": 40, "on_max_tokens": "finish"}
+    off = typedgen.Generator(TWO_KEYS, tiny, unique_keys=False, **options)("x")
+    assert off == {"a": 0}  # json keeps the last of eight "a" keys: the 9s are lost
+    details = typedgen.Generator(TWO_KEYS, tiny, **options)("x", return_details=True)
+    assert not duplicates(details.text)
+    assert set(details.value) == {"a", "b"}
+    assert [e.action for e in details.repeated_keys] == ["rolled back"] * 3
+    jsonschema.validate(details.value, TWO_KEYS)
+
+
+def _decode(model: Any, schema: object, rewound: int, max_tokens: int = 40) -> Any:
+    """One row decoded with ``rewound`` tokens of the rollback budget already spent."""
+    compiled = typedgen.compile(schema, model.vocabulary)
+    prompt = encode_messages(model.tokenizer, [{"role": "user", "content": "x"}])
+    options = DecodeOptions(max_tokens=max_tokens, on_max_tokens="finish", unique_keys=b"")
+    decoder = Decoder(model, compiled, [prompt], options)
+    decoder.rows[0].rewound = rewound
+    (row,) = decoder.run()
+    return decoder.text(row), row
+
+
+def test_without_rollback_budget_keys_are_excluded_then_kept(
     smollm2_tokenizer: Any, smollm2_vocab: Any
 ) -> None:
-    # Keys from {"a", "b"}: once both are written, a third pair can only repeat one.
+    # Keys from {"a", "b"} and no rollback left: "a" is excluded at the second key, so "b" is
+    # written; at the third key both would repeat, so the repetition is written and reported.
     tiny = tiny_model(smollm2_tokenizer, smollm2_vocab, seed=0)
-    generator = typedgen.Generator(TWO_KEYS, tiny, max_tokens=40, on_max_tokens="finish")
-    details = generator("x", return_details=True)
-    actions = [e.action for e in details.repeated_keys]
-    assert actions[0] == "excluded" and "kept" in actions
-    assert details.text.startswith('{"a":9,"b":')  # "a" excluded at the second key
-    jsonschema.validate(details.value, TWO_KEYS)
+    text, row = _decode(tiny, TWO_KEYS, rewound=60, max_tokens=60)
+    actions = [e.action for e in row.repeated_keys]
+    assert actions[:3] == ["excluded", "excluded", "kept"]
+    assert text.startswith('{"a":9,"b":9,"b":')
+    assert duplicates(text)
+    assert row.rewound == 60  # nothing was rolled back
 
 
 def test_not_json_or_switched_off_means_no_tracker(tiny: Any) -> None:

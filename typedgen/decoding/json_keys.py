@@ -1,5 +1,4 @@
-"""Unique object keys in JSON output: a token that would close a key already in its object is
-excluded at that point.
+"""Unique object keys in JSON output: a key its object already holds is not written again.
 
 JSON Schema lets an open object (``additionalProperties``, ``dict[str, int]``, ``{}``) take any
 keys, and the grammar cannot say "each key once": that language is not context-free. A small
@@ -9,12 +8,13 @@ silently) and the repetition burns the token budget. Declared properties come in
 so the grammar already writes each once; this guard covers the open objects.
 
 :class:`KeyTracker` follows the text token by token: the stack of containers, for each object
-the keys written so far (decoded, so ``"a"`` and ``"\\u0061"`` are one key), and whether the
-string being written is a key. :meth:`KeyTracker.repeated` says whether a candidate token would
-close a key its object already holds; the decoding loop then chooses again without that token
-(rejection: for sampling this draws from the model's distribution restricted to the other
-allowed tokens, exactly as a mask would). When no other token is allowed (a ``propertyNames``
-that leaves only that key), the repeated key is written and reported.
+the keys written so far (decoded, so ``"a"`` and ``"\\u0061"`` are one key), whether the
+string being written is a key, and which token wrote the object's last comma.
+:meth:`KeyTracker.repeated` says whether a candidate token would close a key its object already
+holds. The decoding loop (``Decoder._unique_key``) then rolls the row back to that comma and
+excludes it there, so the model ends the object or goes on otherwise; where it cannot, it
+chooses again without the token, and where nothing else is allowed (a ``propertyNames`` that
+leaves only that key) the repeated key is written and reported.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["KeyEvent", "KeyTracker"]
+__all__ = ["KeyEvent", "KeyTracker", "Repeated"]
 
 
 @dataclass(frozen=True)
@@ -40,12 +40,31 @@ class KeyEvent:
 
 
 @dataclass(frozen=True)
+class Repeated:
+    """A key a token would write again: which, and where the comma before it was written."""
+
+    key: str
+    comma_at: int
+    """Index of the token that wrote the comma before the key (the candidate's own index when
+    it writes the comma itself)."""
+
+
+@dataclass(frozen=True)
+class _Object:
+    """An open object: its keys so far, whether the next string is a key, and the index of the
+    token that wrote its last comma."""
+
+    keys: frozenset[str] = frozenset()
+    expect_key: bool = True
+    comma_at: int = -1
+
+
+@dataclass(frozen=True)
 class _State:
     """Where the text stands: immutable, so one is kept per token position."""
 
-    stack: tuple[tuple[frozenset[str], bool] | None, ...] = ()
-    """Open containers, innermost last: an object's (keys, next string is a key), or ``None``
-    for an array."""
+    stack: tuple[_Object | None, ...] = ()
+    """Open containers, innermost last: an object, or ``None`` for an array."""
     string: bytes | None = None
     """The raw bytes of the key being written, or ``None`` outside a key."""
     in_string: bool = False
@@ -68,12 +87,13 @@ def _key(raw: bytes) -> str:
     return str(value)
 
 
-def _feed(state: _State, data: bytes, mark: bytes) -> tuple[_State, str | None]:
-    """``state`` after ``data``, and the first key ``data`` closes that its object already has."""
+def _feed(state: _State, data: bytes, mark: bytes, index: int) -> tuple[_State, Repeated | None]:
+    """``state`` after ``data`` (the bytes of token ``index``), and the first key ``data``
+    closes that its object already has."""
     stack = list(state.stack)
     string, in_string, escaped = state.string, state.in_string, state.escaped
     started, seen, done = state.started, state.seen, state.done
-    repeated: str | None = None
+    repeated: Repeated | None = None
     i = 0
     if not started:
         window = seen + data
@@ -87,6 +107,7 @@ def _feed(state: _State, data: bytes, mark: bytes) -> tuple[_State, str | None]:
     while i < n and not done:
         b = data[i]
         i += 1
+        top = stack[-1] if stack else None
         if in_string:
             if escaped:
                 escaped = False
@@ -94,12 +115,11 @@ def _feed(state: _State, data: bytes, mark: bytes) -> tuple[_State, str | None]:
                 escaped = True
             elif b == 0x22:  # closing quote
                 in_string = False
-                if string is not None:
+                if string is not None and top is not None:
                     key = _key(string)
-                    keys, _ = stack[-1]  # type: ignore[misc]
-                    if key in keys and repeated is None:
-                        repeated = key
-                    stack[-1] = (keys | {key}, False)
+                    if key in top.keys and repeated is None:
+                        repeated = Repeated(key, top.comma_at)
+                    stack[-1] = _Object(top.keys | {key}, False, top.comma_at)
                     string = None
                 continue
             if string is not None:
@@ -107,20 +127,18 @@ def _feed(state: _State, data: bytes, mark: bytes) -> tuple[_State, str | None]:
             continue
         if b == 0x22:  # opening quote
             in_string = True
-            top = stack[-1] if stack else None
-            if top is not None and top[1]:
+            if top is not None and top.expect_key:
                 string = b""
         elif b == 0x7B:  # {
-            stack.append((frozenset(), True))
+            stack.append(_Object())
         elif b == 0x5B:  # [
             stack.append(None)
         elif b in (0x7D, 0x5D):  # } ]
             if stack:
                 stack.pop()
             done = not stack
-        elif b == 0x2C and stack and stack[-1] is not None:  # a comma in an object
-            keys, _ = stack[-1]
-            stack[-1] = (keys, True)
+        elif b == 0x2C and top is not None:  # a comma in an object
+            stack[-1] = _Object(top.keys, True, index)
     new = _State(tuple(stack), string, in_string, escaped, started, seen, done)
     return new, repeated
 
@@ -149,7 +167,7 @@ class KeyTracker:
         del self._states[keep + 1 :]
         state = self._states[-1]
         for token in tokens[keep:]:
-            state, _ = _feed(state, self._piece(token), self._mark)
+            state, _ = _feed(state, self._piece(token), self._mark, len(mine))
             mine.append(token)
             self._states.append(state)
         return state
@@ -159,7 +177,7 @@ class KeyTracker:
 
     def repeated(
         self, tokens: list[int], token: int, forced: Callable[[], bytes] | None = None
-    ) -> str | None:
+    ) -> Repeated | None:
         """The key ``token`` would close, after ``tokens``, that its object already holds.
 
         ``forced`` gives the bytes the grammar forces after ``token``; it is called only when
@@ -172,7 +190,8 @@ class KeyTracker:
         state = self._sync(tokens)
         if state.done:
             return None
-        after, key = _feed(state, piece, self._mark)
-        if key is None and after.string is not None and forced is not None:
-            key = _feed(after, forced(), self._mark)[1]
-        return key
+        index = len(tokens)
+        after, found = _feed(state, piece, self._mark, index)
+        if found is None and after.string is not None and forced is not None:
+            found = _feed(after, forced(), self._mark, index)[1]
+        return found

@@ -458,12 +458,7 @@ class Decoder:
         dead = False
         steer = _Steer() if row.draft else self._steer(row)
         if steer.rewind_to is not None:
-            row.matcher.rollback(accepted)
-            self._forward.advance(i, len(row.pending), first_slot)
-            self._forward.hole(i, first_slot + len(row.pending), first_slot + fed)
-            row.pending = []
-            row.draft = []
-            self.rewind(i, steer.rewind_to)
+            self._rewind_now(i, accepted, first_slot, fed, steer.rewind_to)
             row.close_at = steer.rewind_to
             return []
         for j in range(accepted + 1):
@@ -486,7 +481,10 @@ class Decoder:
                 continue
             if row.keys is not None:
                 logit_row = logits[i, base + j - offset]
-                chosen = self._unique_key(row, new, logit_row, pools, chosen, penalty)
+                chosen, back = self._unique_key(row, new, logit_row, pools, chosen, penalty)
+                if back is not None:
+                    self._rewind_now(i, accepted, first_slot, fed, back, row.tokens[back])
+                    return []
             break
         # The matcher holds the accepted draft; keep the part the model agreed with.
         row.matcher.rollback(accepted - kept_draft)
@@ -625,11 +623,18 @@ class Decoder:
         pools: list[npt.NDArray[np.int64]],
         chosen: int,
         penalty: tuple[npt.NDArray[np.int64], float] | None,
-    ) -> int:
-        """``chosen``, or, where it would close a key its object already holds, the model's
-        choice among the other tokens of the first pool that has any (the allowed tokens, then
-        the same without the loop guard's steer: a loop closed into a repeated key is closed
-        into another key instead). Kept, and reported, when no pool has another token."""
+    ) -> tuple[int, int | None]:
+        """(``chosen`` or another token, or a position to roll back to) where ``chosen`` would
+        close a key its object already holds.
+
+        A repeated key is taken for the object's end: the row goes back to the comma before the
+        key, which is excluded there, so the model closes the object or goes on otherwise (while
+        the rollbacks stay within ``max_tokens`` in all, as the loop guard's). Where it cannot
+        (the comma is in this token, a draft was kept, the budget is spent), the model chooses
+        among the other tokens of the first pool that has any: the allowed tokens, then the
+        same without the loop guard's steer (a looping key closed into a repeated one is closed
+        into another). Kept, and reported, when no pool has another token.
+        """
         assert row.keys is not None
         text = row.tokens + new
         ahead = row.matcher.num_accepted - len(text)  # draft tokens the matcher holds beyond
@@ -641,19 +646,48 @@ class Decoder:
             return probe.forced_bytes() if probe.accept_token(token) else b""
 
         excluded: list[int] = []
-        while (key := row.keys.repeated(text, chosen, partial(forced_after, chosen))) is not None:
+        while (found := row.keys.repeated(text, chosen, partial(forced_after, chosen))) is not None:
+            back = found.comma_at
+            dropped = len(text) - back
+            if (
+                not new
+                and 0 <= back < len(text)
+                and row.rewound + dropped <= self.options.max_tokens
+            ):
+                row.rewound += dropped
+                row.repeated_keys.append(KeyEvent(len(text), found.key, "rolled back"))
+                return chosen, back
             excluded.append(chosen)
             rest = next(
                 (r for pool in pools if (r := pool[~np.isin(pool, excluded)]).shape[0]), None
             )
             if rest is None:
-                row.repeated_keys.append(KeyEvent(len(text), key, "kept"))
-                return chosen
-            event = KeyEvent(len(text), key, "excluded")
+                row.repeated_keys.append(KeyEvent(len(text), found.key, "kept"))
+                return chosen, None
+            event = KeyEvent(len(text), found.key, "excluded")
             if not row.repeated_keys or row.repeated_keys[-1] != event:
                 row.repeated_keys.append(event)
             chosen = self.options.sampling.choose(logits, rest, row.rng, penalty)
-        return chosen
+        return chosen, None
+
+    def _rewind_now(
+        self,
+        i: int,
+        accepted: int,
+        first_slot: int,
+        fed: int,
+        keep: int,
+        exclude: int | None = None,
+    ) -> None:
+        """Within a step: drop the draft the matcher holds and this pass's cache entries, then
+        :meth:`rewind` row ``i`` to ``keep`` tokens."""
+        row = self.rows[i]
+        row.matcher.rollback(accepted)
+        self._forward.advance(i, len(row.pending), first_slot)
+        self._forward.hole(i, first_slot + len(row.pending), first_slot + fed)
+        row.pending = []
+        row.draft = []
+        self.rewind(i, keep, exclude)
 
     def rewind(self, i: int, keep: int, exclude: int | None = None) -> None:
         """Roll row ``i`` back to its first ``keep`` tokens (matcher and KV cache), optionally
@@ -678,6 +712,8 @@ class Decoder:
         row.done = False
         row.closed = False
         row.error = None
+        for position in [p for p in row.banned if p > keep]:
+            del row.banned[position]  # excluded after another prefix
         if exclude is not None:
             row.banned.setdefault(keep, set()).add(exclude)
 
