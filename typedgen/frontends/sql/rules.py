@@ -335,3 +335,16 @@ class RuleBuilder:
 
     def match_recognize(self) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - MatchRecognizeRules
+
+    # BigQuery's names and lexemes (BigqueryNameRules).
+    def bigquery_name_terminals(self) -> list[Rule]:
+        raise NotImplementedError  # pragma: no cover - BigqueryNameRules
+
+    def dashed_items(self, table_forms: Expr, join: Expr) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - BigqueryNameRules
+
+    def triple_quoted_strings(self, backslash_escapes: bool) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - BigqueryNameRules
+
+    def numeric_paths(self, member: Expr, most: int) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - BigqueryNameRules

@@ -161,6 +161,7 @@ class TerminalRules(PgMysqlRules):
             if q in id_quotes:
                 continue  # read as an identifier delimiter (T-SQL's "x")
             forms.append(seq(Lit.text(q), self.string_body(q), Lit.text(q)))
+        forms += self.triple_quoted_strings(self.tables.backslash_escapes)  # BigQuery's """a"""
         return alt(*forms)
 
     def string_body(self, q: str) -> Expr:

@@ -1,0 +1,116 @@
+"""BigQuery's names and lexemes (typedgen/frontends/sql/bigquery_names.py), each construct on
+where its probe (bigquery_names_probes.py) reads back to the same tree and the dialect class
+includes it.
+
+sqlglot is the oracle: every accepted text parses in BigQuery and its output parses back to
+the same tree; each refused spelling below is one sqlglot reads as another tree (or not at all).
+"""
+
+from __future__ import annotations
+
+import pytest
+import sqlglot
+from sqlglot import exp
+
+import typedgen
+from typedgen.frontends.sql import dialect_class
+from typedgen.frontends.sql.tables import dialect_tables
+
+from ._sql import assert_construct, sql_accepts
+
+CHECKING = {"comments": True, "whitespace": "check", "functions": "any", "placeholders": True}
+
+# (text BigQuery accepts, a dialect that refuses it, or None)
+CONSTRUCTS = [
+    # Dashed project and table names, first in FROM (then joins, no comma list).
+    ("SELECT * FROM my-project.mydataset.mytable", "duckdb"),
+    ("SELECT * FROM a-b-c", "snowflake"),
+    ("SELECT * FROM x-0.y", "postgres"),
+    ("SELECT * FROM x-0.y.z AS t WHERE t.a-1 > 0", None),
+    ("SELECT * FROM my-1table t JOIN u ON t.a = u.a", None),
+    ("SELECT * FROM pro-ject_id.c.d CROSS JOIN foo-bar AS f", None),
+    ("SELECT * FROM x WHERE x.y >= (SELECT MAX(a) FROM b-c) - 20", None),
+    ("SELECT * FROM a-b FOR SYSTEM_TIME AS OF z", None),
+    # a-b stays a subtraction where no table name may go.
+    ("SELECT a-b, f(c-1), (d-e) FROM t WHERE g-h > 0", None),
+    # Triple-quoted strings: no run of three quotes inside, no quote last.
+    ('SELECT """a\\"b"""', "duckdb"),
+    ("SELECT '''ends with \\'word\\''''", "postgres"),
+    ("SELECT \"\"\"a\"\"b'''c\"\"\", '''d''e\"\"\"f''' AS x", None),
+    ('SELECT """""", """a\nb"""', None),
+    # A number as the last part of a path.
+    ("SELECT * FROM foo.bar.25", "duckdb"),
+    ("SELECT STRING(data.144), a.b.7 FROM foo.25 AS f", "postgres"),
+    # Four-part column paths.
+    ("SELECT * FROM t1, UNNEST(`t1`.`t2`.`t3`.`t4`) AS `col`", None),
+    ("SELECT a.b.c.d FROM t", "postgres"),
+]
+
+
+@pytest.mark.parametrize(("text", "without"), CONSTRUCTS)
+def test_bigquery_names_construct(text: str, without: str | None) -> None:
+    assert_construct("bigquery", text, without, **CHECKING)
+
+
+def _table(text: str) -> exp.Table:
+    table = sqlglot.parse_one(text, read="bigquery").find(exp.Table)
+    assert table is not None
+    return table
+
+
+def test_dashed_names_are_one_name() -> None:
+    """sqlglot's parse of the accepted text: the dashes belong to the project's name."""
+    table = _table("SELECT * FROM my-project.mydataset.mytable")
+    assert (table.catalog, table.db, table.name) == ("my-project", "mydataset", "mytable")
+    assert _table("SELECT * FROM a-b-c").name == "a-b-c"
+
+
+def test_numeric_parts_and_triple_quotes_parse_as_names_and_strings() -> None:
+    table = _table("SELECT * FROM foo.bar.25")
+    assert (table.db, table.name, table.this.quoted) == ("bar", "25", True)
+    string = sqlglot.parse_one('SELECT """a\\"b"""', read="bigquery").expressions[0]
+    assert string == exp.Literal.string('a"b')
+
+
+# (a spelling BigQuery accepts, a close one it refuses: sqlglot reads it as another tree)
+REFUSED = [
+    # A glued comma is read into the dashed name (a parse error). So that none can follow
+    # one, a dashed name is first in a FROM without a comma list (by choice: sqlglot reads
+    # the spaced forms too).
+    ("SELECT * FROM a-b", "SELECT * FROM a-b,c"),
+    ("SELECT * FROM a-b", "SELECT * FROM a-b , c"),
+    ("SELECT * FROM a-b", "SELECT * FROM c, a-b"),
+    # Right after FROM a dashed name may start, so a subtraction there needs a space (a
+    # cost of the contextual lexeme, by choice).
+    ("SELECT EXTRACT(DAY FROM a - b)", "SELECT EXTRACT(DAY FROM a-b)"),
+    # Spaces around the dash make another text (a parse error).
+    ("SELECT * FROM a-b", "SELECT * FROM a - b"),
+    ("SELECT * FROM a-b", "SELECT * FROM a-b-"),
+    # A keyword or quoted part after a part ending in digits comes back quoted or fails.
+    ("SELECT * FROM x-0.y", "SELECT * FROM x-0.select"),
+    ("SELECT * FROM x-0.y", "SELECT * FROM x-0.`y`"),
+    # More than project.dataset.table comes back as one quoted name.
+    ("SELECT * FROM x-0.y.z", "SELECT * FROM x-0.y.z.w"),
+    # Four quotes close the string and leave a quote.
+    ('SELECT """a"""', 'SELECT """a""""'),
+    ("SELECT '''a'''", "SELECT '''a''''"),
+    # A number only last: data.1.5 lexes a decimal, foo.25.bar comes back as one name.
+    ("SELECT data.1 FROM t", "SELECT data.1.5 FROM t"),
+    ("SELECT * FROM foo.bar.25", "SELECT * FROM foo.25.bar"),
+]
+
+
+@pytest.mark.parametrize(("accepted", "refused"), REFUSED)
+def test_bigquery_names_refuses(accepted: str, refused: str) -> None:
+    sql = typedgen.Sql("bigquery", **CHECKING)
+    assert sql_accepts(sql, accepted)
+    assert not sql_accepts(sql, refused)
+
+
+def test_bigquery_names_are_dialect_specific() -> None:
+    """Only sqlglot's BigQuery reads them: on there, off elsewhere."""
+    features = dialect_class("bigquery").tables().features
+    assert {"dashed_table", "triple_quoted", "numeric_path", "column_four_parts"} <= features
+    for feature in ("dashed_table", "triple_quoted", "numeric_path"):
+        assert feature not in dialect_tables("").features
+        assert feature not in dialect_class("duckdb").tables().features
