@@ -10,20 +10,22 @@ round-trips and the dialect class includes it):
   (``CROSS JOIN`` another one may follow);
 - triple-quoted strings ``\"\"\"a"b\"\"\"`` and ``'''c'd'''`` (``Tokenizer.QUOTES``): the
   body has no run of three quotes and does not end in a quote;
-- a number as the last part of a path, ``foo.bar.25``, ``t.144`` (sqlglot reads it as a
-  quoted name and writes it back quoted: the same tree).
+- a number as the last part of a path, ``foo.bar.25``, ``t.144``, ``foo.bar.25x`` (sqlglot
+  reads it as a quoted name and writes it back quoted: the same tree);
+- the fields of an array's element, ``a[0].b.c``.
 """
 
 from __future__ import annotations
 
-from typedgen.frontends.sql.lexicon import WORD_HEAD, WORD_TAIL
-from typedgen.frontends.sql.rules import RuleBuilder, alt, seq, star
+from typedgen.frontends.sql.lexicon import WORD_HEAD, WORD_TAIL, basic_terminal
+from typedgen.frontends.sql.rules import RuleBuilder, alt, opt, seq, star
 from typedgen.ir.grammar import Lexing, Rule
 from typedgen.ir.nodes import CharClass, Expr, Lit, Ref, Repeat
 
 __all__ = ["BigqueryNameRules"]
 
 _CONTROLS = "".join(chr(c) for c in range(32) if c != 9) + "\x7f"
+_DIGIT = CharClass(((ord("0"), ord("9")),))
 _MAX_MEMBERS = 2
 """A dashed name heads at most ``project.dataset.table`` (sqlglot quotes a longer path)."""
 
@@ -33,46 +35,66 @@ class BigqueryNameRules(RuleBuilder):
 
     def bigquery_name_terminals(self) -> list[Rule]:
         """``DASHED_NAME``: ``word(-part)+`` (contextual: offered only after ``FROM``)."""
+        out: list[Rule] = []
+        if self.numeric_members():
+            # 25x: digits glued to a word, one name part for sqlglot (it outranks the reserved
+            # terminal of the same text, and yields to a decimal's 25e3 or a hex 0x1f).
+            body = seq(Repeat(_DIGIT, 1), WORD_HEAD, star(WORD_TAIL))
+            out.append(basic_terminal("NUMBER_WORD", body, self.origin.at("NUMBER_WORD")))
         if not self.has("dashed_table") or self.options.schema is not None:
-            return []
+            return out
         body = seq(WORD_HEAD, star(WORD_TAIL), Repeat(seq(Lit.text("-"), Repeat(WORD_TAIL, 1)), 1))
         origin = self.origin.at("DASHED_NAME")
-        return [Rule("DASHED_NAME", body, lexical=True, lexing=Lexing.CONTEXTUAL, origin=origin)]
+        out.append(Rule("DASHED_NAME", body, lexical=True, lexing=Lexing.CONTEXTUAL, origin=origin))
+        return out
 
-    def dashed_items(self, table_forms: Expr, join: Expr) -> list[Expr]:
-        """``my-project.d.t [AS a] JOIN ...``: a dashed name then plain words (a quoted or
+    def dashed_items(self, join: Expr) -> list[Expr]:
+        """``my-project.d.t [[AS] a] JOIN ...``: a dashed name then plain words (a quoted or
         reserved word after a part ending in digits is read another way), no comma list;
-        ``CROSS JOIN`` another such name."""
-        if not self.bigquery_name_terminals():
+        ``CROSS JOIN`` another such name. A quoted alias needs ``AS`` (sqlglot's tokenizer
+        fails on a quoted name glued to the dashed one)."""
+        if not self.has("dashed_table") or self.options.schema is not None:
             return []
         member = seq(self.punct("."), Ref("IDENT"))
-        dashed = seq(Ref("DASHED_NAME"), Repeat(member, 0, _MAX_MEMBERS), table_forms)
+        alias = opt(alt(seq(self.keyword("AS"), self.ref("ident")), Ref("IDENT")))
+        dashed = seq(Ref("DASHED_NAME"), Repeat(member, 0, _MAX_MEMBERS), alias)
         joins = [join]
         if self.has("cross_join"):  # ... CROSS JOIN foo-bar, in the same comma-less FROM
             joins.append(seq(self.keyword("CROSS"), self.keyword("JOIN"), dashed))
         return [seq(dashed, star(alt(*joins)))]
 
     def triple_quoted_strings(self, backslash_escapes: bool) -> list[Expr]:
-        """``\"\"\"...\"\"\"`` and ``'''...'''`` for each string quote the tokenizer also
-        reads tripled."""
+        """``\"\"\"...\"\"\"`` and ``'''...'''`` for each string quote."""
         if not self.has("triple_quoted"):
             return []
-        forms: list[Expr] = []
-        for q in self.tables.string_quotes:
-            # Line breaks may go inside (sqlglot writes them back as \n).
-            excluded = q + _CONTROLS.replace("\n", "") + ("\\" if backslash_escapes else "")
-            unit: Expr = CharClass.of(excluded, negated=True)
-            if backslash_escapes:
-                unit = alt(unit, seq(Lit.text("\\"), CharClass.of(_CONTROLS, negated=True)))
-            body = star(seq(Repeat(Lit.text(q), 0, 2), unit))
-            forms.append(seq(Lit.text(q * 3), body, Lit.text(q * 3)))
-        return forms
+        return [
+            seq(Lit.text(q * 3), _triple_body(q, backslash_escapes), Lit.text(q * 3))
+            for q in self.tables.string_quotes
+        ]
+
+    def triple_prefixed(self, kind: str, head: Expr, closer: str) -> list[Expr]:
+        """``r\"\"\"a\\"b\"\"\"``: a raw string in triple quotes (``head`` is ``r"``);
+        a backslash keeps the quote after it from closing the string, and stays in it."""
+        if not (
+            self.has("triple_quoted") and kind == "raw" and closer in self.tables.string_quotes
+        ):
+            return []
+        return [seq(head, Lit.text(closer * 2), _triple_body(closer, True), Lit.text(closer * 3))]
 
     def numeric_members(self) -> list[Expr]:
-        """``.25``: a number as the last part of a table or column path."""
+        """``.25``, ``.25x``: a number (glued to a word or not) as the last part of a table
+        or column path."""
         if not self.has("numeric_path") or self.options.schema is not None:
             return []
-        return [seq(self.punct("."), Ref("INTEGER"))]
+        return [seq(self.punct("."), alt(Ref("INTEGER"), Ref("NUMBER_WORD")))]
+
+    def subscript_fields(self) -> list[Expr]:
+        """``a[0].b.c``: the fields of the struct an element of an array is."""
+        if not self.has("subscript_field"):
+            return []
+        ref, punct = self.ref, self.punct
+        fields = Repeat(seq(punct("."), ref("member_name")), 1)
+        return [seq(punct("["), ref("expr"), punct("]"), fields)]
 
     def numeric_paths(self, member: Expr, most: int) -> list[Expr]:
         """``ident (.member){0,most-1} .25``: paths ending in a number."""
@@ -80,3 +102,13 @@ class BigqueryNameRules(RuleBuilder):
             seq(self.ref("ident"), Repeat(member, 0, most - 1), last)
             for last in self.numeric_members()
         ]
+
+
+def _triple_body(q: str, backslash_escapes: bool) -> Expr:
+    """No run of three ``q`` inside and no ``q`` last; line breaks may go inside (sqlglot
+    writes them back as ``\\n``)."""
+    excluded = q + _CONTROLS.replace("\n", "") + ("\\" if backslash_escapes else "")
+    unit: Expr = CharClass.of(excluded, negated=True)
+    if backslash_escapes:
+        unit = alt(unit, seq(Lit.text("\\"), CharClass.of(_CONTROLS, negated=True)))
+    return star(seq(Repeat(Lit.text(q), 0, 2), unit))

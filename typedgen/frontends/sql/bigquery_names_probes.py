@@ -15,10 +15,14 @@ __all__ = ["BIGQUERY_NAMES_NATIVE", "BIGQUERY_NAMES_PROBES", "BIGQUERY_NAMES_REA
 BIGQUERY_NAMES_PROBES: dict[str, str] = {
     # FROM my-project.d.t: a project (or a table) name with dashes, unquoted.
     "dashed_table": "SELECT * FROM my-project.d.t AS a WHERE (SELECT 1 FROM x-0.y) = 1",
-    # """a"b""" and '''c'd''': triple-quoted strings (sqlglot writes 'a"b': the same tree).
-    "triple_quoted": 'SELECT """a"b""", \'\'\'c\'d\'\'\', """e\\""""',
-    # foo.bar.25, t.144: a number as the last part of a path (sqlglot writes it quoted).
-    "numeric_path": "SELECT t.144, a.b.7 FROM foo.bar.25",
+    # """a"b""" and '''c'd''': triple-quoted strings (sqlglot writes 'a"b': the same tree),
+    # raw ones too (r"""f\"""" keeps the backslash).
+    "triple_quoted": 'SELECT """a"b""", \'\'\'c\'d\'\'\', """e\\"""", r"""f\\""""',
+    # foo.bar.25, t.144, foo.25x: a number (glued to a word or not) as the last part of a
+    # path (sqlglot writes it quoted).
+    "numeric_path": "SELECT t.144, a.b.7, c.8y FROM foo.bar.25 AS a, foo.25x",
+    # a[0].b.c: the fields of an array's element.
+    "subscript_field": "SELECT a[0].b, c[1].d.e FROM t",
 }
 
 BIGQUERY_NAMES_READ: frozenset[str] = frozenset({"triple_quoted", "numeric_path"})

@@ -246,6 +246,7 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
             if self.has("slice"):  # a[1:2], and a[:2], a[1:] where those round-trip
                 postfix.append(self.slices())
         postfix += self.duckdb_postfix()
+        postfix += self.subscript_fields()  # BigQuery's a[0].b
         postfix += self.variant_paths()
         if postfix:
             self.rule("postfix", seq(ref("primary"), star(alt(*postfix))))

@@ -429,7 +429,7 @@ class QueryRules(WarehouseRules, PgMysqlRules):
             )
             views = star(view)
         items = seq(ref("table_item"), star(seq(self.punct(","), later)), views)
-        dashed = self.dashed_items(alt(*table_forms), join)  # BigQuery's FROM my-project.d.t
+        dashed = self.dashed_items(join)  # BigQuery's FROM my-project.d.t
         self.rule("from_items", alt(items, *dashed))
 
     def table_hints(self) -> Expr:

@@ -340,10 +340,16 @@ class RuleBuilder:
     def bigquery_name_terminals(self) -> list[Rule]:
         raise NotImplementedError  # pragma: no cover - BigqueryNameRules
 
-    def dashed_items(self, table_forms: Expr, join: Expr) -> list[Expr]:
+    def dashed_items(self, join: Expr) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - BigqueryNameRules
 
     def triple_quoted_strings(self, backslash_escapes: bool) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - BigqueryNameRules
+
+    def triple_prefixed(self, kind: str, head: Expr, closer: str) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - BigqueryNameRules
+
+    def subscript_fields(self) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - BigqueryNameRules
 
     def numeric_paths(self, member: Expr, most: int) -> list[Expr]:
