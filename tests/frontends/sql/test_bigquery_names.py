@@ -45,6 +45,11 @@ CONSTRUCTS = [
     ('SELECT r"""a\\"b""", R\'\'\'c\\\'d\'\'\', r"""ends with \\""""', "duckdb"),
     # The fields of an array's element.
     ("SELECT a[0].b, c[1].d.e, f(x)[2].g[3].h FROM t", None),
+    # A user function by its quoted path (functions="any"), .* its struct's fields.
+    ("SELECT `p.d.UdF`(data).* FROM `p.d.t`", "mysql"),
+    ("SELECT `my-proj.d.f`() + `a.b`(x, `c.d`(y)).* * 2, `e.f`(z) AS w FROM t", "spark"),
+    # A domain-scoped project's table (a quoted name with a dot before a colon).
+    ("SELECT x.a FROM `a.com:p-q.d.t` AS x JOIN `b.c:q.e.u` ON TRUE", None),
     # Four-part column paths.
     ("SELECT * FROM t1, UNNEST(`t1`.`t2`.`t3`.`t4`) AS `col`", None),
     ("SELECT a.b.c.d FROM t", "postgres"),
@@ -106,6 +111,14 @@ REFUSED = [
     ("SELECT * FROM foo.bar.0x", "SELECT * FROM foo.bar.0x1f"),
     ("SELECT 25 AS x", "SELECT 25x"),
     ("SELECT a[0].b FROM t", "SELECT a[0].select FROM t"),
+    # sqlglot reads a quoted name without a dot as the function it names (`date`(1) is
+    # DATE(1), `if`(x) fails): only a quoted path is called.
+    ("SELECT `a.b`(x)", "SELECT `if`(x)"),
+    ("SELECT `a.b`(x)", "SELECT `a..b`(x)"),
+    # A quoted column with a dot before a colon comes back as ``.`a.b:c` (sqlglot reads a
+    # domain-scoped project): a table's name only.
+    ("SELECT `a:c`, `a.b` FROM `a.b:c`", "SELECT `a.b:c` FROM t"),
+    ("SELECT f(`a:c`) FROM t", "SELECT f(`a.b:c`) FROM t"),
     # A number only last: data.1.5 lexes a decimal, foo.25.bar comes back as one name.
     ("SELECT data.1 FROM t", "SELECT data.1.5 FROM t"),
     ("SELECT * FROM foo.bar.25", "SELECT * FROM foo.25.bar"),
@@ -123,7 +136,8 @@ def test_bigquery_names_are_dialect_specific() -> None:
     """Only sqlglot's BigQuery reads them: on there, off elsewhere."""
     features = dialect_class("bigquery").tables().features
     assert {"dashed_table", "triple_quoted", "numeric_path", "subscript_field"} <= features
+    assert {"quoted_call", "domain_project"} <= features
     assert "column_four_parts" in features
-    for feature in ("dashed_table", "triple_quoted", "numeric_path"):
+    for feature in ("dashed_table", "triple_quoted", "numeric_path", "quoted_call"):
         assert feature not in dialect_tables("").features
         assert feature not in dialect_class("duckdb").tables().features

@@ -12,7 +12,10 @@ round-trips and the dialect class includes it):
   body has no run of three quotes and does not end in a quote;
 - a number as the last part of a path, ``foo.bar.25``, ``t.144``, ``foo.bar.25x`` (sqlglot
   reads it as a quoted name and writes it back quoted: the same tree);
-- the fields of an array's element, ``a[0].b.c``.
+- the fields of an array's element, ``a[0].b.c``;
+- a user function called by its quoted path, `` `p.d.f`(a).* ``;
+- a quoted name with a dot before a colon (`` `a.com:p.d.t` ``, a domain-scoped project) is
+  a table's name only.
 """
 
 from __future__ import annotations
@@ -41,6 +44,25 @@ class BigqueryNameRules(RuleBuilder):
             # terminal of the same text, and yields to a decimal's 25e3 or a hex 0x1f).
             body = seq(Repeat(_DIGIT, 1), WORD_HEAD, star(WORD_TAIL))
             out.append(basic_terminal("NUMBER_WORD", body, self.origin.at("NUMBER_WORD")))
+        if self.has("domain_project") and self.tables.identifier_quotes:
+            # `a.com:p.d.t`: a quoted name with a dot before a colon, which sqlglot reads as
+            # a domain-scoped project; it outranks QIDENT, so it is a table's name only (as a
+            # column's, sqlglot writes it back as ``.`a.com:p.d.t`, another tree).
+            for i, (open_, close) in enumerate(self.tables.identifier_quotes):
+                char = CharClass.of(open_ + close + "\\\t" + _CONTROLS, negated=True)
+                body = seq(star(char), Lit.text("."), star(char), Lit.text(":"), star(char))
+                quoted = seq(Lit.text(open_), body, Lit.text(close))
+                out.append(basic_terminal(f"QDOMAIN_{i}", quoted, self.origin.at("QDOMAIN"), 2))
+        if self.quoted_calls():
+            # `p.d.f`(: a quoted path and the parenthesis, one contextual lexeme (alive only
+            # where a value may start, where a quoted name never takes a glued "(" else).
+            part = Repeat(CharClass.of("`.:\\\t" + _CONTROLS, negated=True), 1)
+            path = seq(part, Repeat(seq(Lit.text("."), part), 1))
+            body = seq(Lit.text("`"), path, Lit.text("`("))
+            origin = self.origin.at("QCALL_NAME")
+            out.append(
+                Rule("QCALL_NAME", body, lexical=True, lexing=Lexing.CONTEXTUAL, origin=origin)
+            )
         if not self.has("dashed_table") or self.options.schema is not None:
             return out
         body = seq(WORD_HEAD, star(WORD_TAIL), Repeat(seq(Lit.text("-"), Repeat(WORD_TAIL, 1)), 1))
@@ -62,6 +84,16 @@ class BigqueryNameRules(RuleBuilder):
         if self.has("cross_join"):  # ... CROSS JOIN foo-bar, in the same comma-less FROM
             joins.append(seq(self.keyword("CROSS"), self.keyword("JOIN"), dashed))
         return [seq(dashed, star(alt(*joins)))]
+
+    def quoted_calls(self) -> list[Expr]:
+        """`` `p.d.f`(a, 1) ``, `` `p.d.f`(a).* ``: a user function called by its quoted path
+        (a name with a dot is never one sqlglot knows, so it stays an anonymous call); only
+        with ``functions="any"`` (the names are the user's)."""
+        if not (self.options.anonymous_calls and self.has("quoted_call")):
+            return []
+        args = opt(self.separated(self.ref("expr")))
+        star_fields = opt(seq(self.punct("."), self.punct("*")))
+        return [seq(Ref("QCALL_NAME"), args, self.punct(")"), star_fields)]
 
     def triple_quoted_strings(self, backslash_escapes: bool) -> list[Expr]:
         """``\"\"\"...\"\"\"`` and ``'''...'''`` for each string quote."""
@@ -95,6 +127,13 @@ class BigqueryNameRules(RuleBuilder):
         ref, punct = self.ref, self.punct
         fields = Repeat(seq(punct("."), ref("member_name")), 1)
         return [seq(punct("["), ref("expr"), punct("]"), fields)]
+
+    def bigquery_table_names(self, member: Expr) -> list[Expr]:
+        """Table names beyond ``a.b.c``: ``a.b.25`` and `` `a.com:p.d.t` ``."""
+        out = self.numeric_paths(member, 3)
+        if self.has("domain_project") and self.tables.identifier_quotes:
+            out += [Ref(f"QDOMAIN_{i}") for i in range(len(self.tables.identifier_quotes))]
+        return out
 
     def numeric_paths(self, member: Expr, most: int) -> list[Expr]:
         """``ident (.member){0,most-1} .25``: paths ending in a number."""

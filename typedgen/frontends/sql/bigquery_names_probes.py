@@ -21,6 +21,10 @@ BIGQUERY_NAMES_PROBES: dict[str, str] = {
     # foo.bar.25, t.144, foo.25x: a number (glued to a word or not) as the last part of a
     # path (sqlglot writes it quoted).
     "numeric_path": "SELECT t.144, a.b.7, c.8y FROM foo.bar.25 AS a, foo.25x",
+    # `p.d.f`(a): a user function by its quoted path, .* its struct's fields.
+    "quoted_call": "SELECT `p.d.f`(a, 1), `p.g`(b).* FROM t",
+    # `a.com:p.d.t`: a domain-scoped project's table (quoted, a dot before the colon).
+    "domain_project": "SELECT x.a FROM `a.com:p.d.t` AS x JOIN `b.c:q-r.e.u` ON TRUE",
     # a[0].b.c: the fields of an array's element.
     "subscript_field": "SELECT a[0].b, c[1].d.e FROM t",
 }

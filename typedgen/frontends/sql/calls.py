@@ -410,8 +410,8 @@ class CallRules(WarehouseRules):
             # (t.null): the first part and the later parts are apart.
             member = seq(self.punct("."), ref("member_name"))
             plain_table = alt(ref("table_word"), seq(ref("ident"), Repeat(member, 1)))
-            if self.numeric_paths(member, 3):  # BigQuery's a.b.25
-                plain_table = alt(plain_table, *self.numeric_paths(member, 3))
+            if bigquery := self.bigquery_table_names(member):  # a.b.25, `a.com:p.d.t`
+                plain_table = alt(plain_table, *bigquery)
             self.rule("table_name", alt(plain_table, *self.more_table_names()))  # T-SQL's #t
             self.rule("column_name", ref("ident"))
             parts = 3 if self.has("column_four_parts") else 2  # T-SQL: db.s.t.a

@@ -275,6 +275,7 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
         if self.callable_functions() or (self.options.anonymous_calls and self.has("anonymous")):
             primaries.append(ref("call"))  # functions=[] (or none the dialect knows): no calls
         primaries += [self.parens(ref("expr")), self.parens(ref("query"))]
+        primaries += self.quoted_calls()  # BigQuery's `p.d.f`(a)
         if types:
             primaries.append(seq(kw("CAST"), self.parens(ref("expr"), kw("AS"), cast_types)))
         if self.has("try_cast") and types:

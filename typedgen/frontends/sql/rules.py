@@ -349,7 +349,13 @@ class RuleBuilder:
     def triple_prefixed(self, kind: str, head: Expr, closer: str) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - BigqueryNameRules
 
+    def quoted_calls(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - BigqueryNameRules
+
     def subscript_fields(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - BigqueryNameRules
+
+    def bigquery_table_names(self, member: Expr) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - BigqueryNameRules
 
     def numeric_paths(self, member: Expr, most: int) -> list[Expr]:
