@@ -92,6 +92,7 @@ REFUSED = [
     # Right after FROM a dashed name may start, so a subtraction there needs a space (a
     # cost of the contextual lexeme, by choice).
     ("SELECT EXTRACT(DAY FROM a - b)", "SELECT EXTRACT(DAY FROM a-b)"),
+    ("SELECT * FROM t --x\n", "SELECT * FROM t--x\n"),
     # sqlglot's tokenizer fails on a quoted name glued to a dashed one, so a quoted alias
     # takes AS (spaced too, by choice).
     ("SELECT * FROM x-0.y AS`b`", "SELECT * FROM x-0.y`b`"),

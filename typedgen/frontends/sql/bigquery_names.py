@@ -5,7 +5,8 @@ round-trips and the dialect class includes it):
   ``_parse_table_part`` joins the tokens glued to a dash into one name). The name is one
   *contextual* lexeme, alive only after ``FROM`` and ``JOIN`` (where the grammar offers it),
   so ``a-b`` elsewhere stays a subtraction; right after ``FROM`` in an expression
-  (``EXTRACT(DAY FROM a-b)``) the subtraction needs a space. A glued ``,`` after the name
+  (``EXTRACT(DAY FROM a-b)``) the subtraction needs a space, and so does a ``--`` comment
+  after a table's name (``FROM t --x``: the lexer does not back up). A glued ``,`` after the name
   would be read into it by sqlglot, so a dashed name starts a ``FROM`` without a comma list
   (``CROSS JOIN`` another one may follow);
 - triple-quoted strings ``\"\"\"a"b\"\"\"`` and ``'''c'd'''`` (``Tokenizer.QUOTES``): the
