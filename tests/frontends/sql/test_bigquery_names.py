@@ -120,6 +120,8 @@ REFUSED = [
     # domain-scoped project): a table's name only.
     ("SELECT `a:c`, `a.b` FROM `a.b:c`", "SELECT `a.b:c` FROM t"),
     ("SELECT f(`a:c`) FROM t", "SELECT f(`a.b:c`) FROM t"),
+    # A doubled quote is an escaped one: `a.b``c:d` is one such name (a random walk found it).
+    ("SELECT * FROM `a.b``c:d`", "SELECT `a.b``c:d`"),
     # A number only last: data.1.5 lexes a decimal, foo.25.bar comes back as one name.
     ("SELECT data.1 FROM t", "SELECT data.1.5 FROM t"),
     ("SELECT * FROM foo.bar.25", "SELECT * FROM foo.25.bar"),

@@ -50,8 +50,10 @@ class BigqueryNameRules(RuleBuilder):
             # a domain-scoped project; it outranks QIDENT, so it is a table's name only (as a
             # column's, sqlglot writes it back as ``.`a.com:p.d.t`, another tree).
             for i, (open_, close) in enumerate(self.tables.identifier_quotes):
+                # A doubled quote is one escaped quote for sqlglot (`a.b``c:d` is one name).
                 char = CharClass.of(open_ + close + "\\\t" + _CONTROLS, negated=True)
-                body = seq(star(char), Lit.text("."), star(char), Lit.text(":"), star(char))
+                unit = alt(char, Lit.text(close * 2))
+                body = seq(star(unit), Lit.text("."), star(unit), Lit.text(":"), star(unit))
                 quoted = seq(Lit.text(open_), body, Lit.text(close))
                 out.append(basic_terminal(f"QDOMAIN_{i}", quoted, self.origin.at("QDOMAIN"), 2))
         if self.quoted_calls():
