@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from typedgen.errors import UnsupportedFeatureError
+from typedgen.frontends.sql.bigquery_names import BigqueryNameRules
 from typedgen.frontends.sql.calls import CallRules
 from typedgen.frontends.sql.duckdb import DuckdbRules
 from typedgen.frontends.sql.expressions import ExpressionRules
@@ -59,6 +60,7 @@ class _Builder(
     TsqlMysqlRules,
     TableFunctionRules,
     SelectIntoRules,
+    BigqueryNameRules,
 ):
     def build(self) -> Grammar:
         self.lex.phrase_gap = self.whitespace()
@@ -101,6 +103,7 @@ class _Builder(
         terminals = [*word_rules, *warehouse_terminals_, *self.fixed_terminals()]
         terminals += self.duckdb_terminals()
         terminals += self.temp_terminals()
+        terminals += self.bigquery_name_terminals()
         reserved = [*reserved_words, *self.reserved_terminals()]
         ignore = ("WS", "COMMENT") if any(t.name == "COMMENT" for t in terminals) else ("WS",)
         names = ["statement", *ignore, *(r.name for r in reserved)]

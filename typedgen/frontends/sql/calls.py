@@ -413,11 +413,14 @@ class CallRules(WarehouseRules):
             # (t.null): the first part and the later parts are apart.
             member = seq(self.punct("."), ref("member_name"))
             plain_table = alt(ref("table_word"), seq(ref("ident"), Repeat(member, 1)))
+            if bigquery := self.bigquery_table_names(member):  # a.b.25, `a.com:p.d.t`
+                plain_table = alt(plain_table, *bigquery)
             self.rule("table_name", alt(plain_table, *self.more_table_names()))  # T-SQL's #t
             self.rule("column_name", ref("ident"))
             parts = 3 if self.has("column_four_parts") else 2  # T-SQL: db.s.t.a
             reference = seq(ref("ident"), Repeat(member, 0, parts))
             more = [*self.temp_columns(), *self.dollar_columns()]
+            more += self.numeric_paths(member, parts)  # BigQuery's t.144
             self.rule("column_ref", alt(reference, *more))
             return
         for table in self.options.schema.tables:

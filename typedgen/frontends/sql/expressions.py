@@ -246,6 +246,7 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
             if self.has("slice"):  # a[1:2], and a[:2], a[1:] where those round-trip
                 postfix.append(self.slices())
         postfix += self.duckdb_postfix()
+        postfix += self.subscript_fields()  # BigQuery's a[0].b
         postfix += self.variant_paths()
         if postfix:
             self.rule("postfix", seq(ref("primary"), star(alt(*postfix))))
@@ -274,6 +275,7 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
         if self.callable_functions() or (self.options.anonymous_calls and self.has("anonymous")):
             primaries.append(ref("call"))  # functions=[] (or none the dialect knows): no calls
         primaries += [self.parens(ref("expr")), self.parens(ref("query"))]
+        primaries += self.quoted_calls()  # BigQuery's `p.d.f`(a)
         if types:
             primaries.append(seq(kw("CAST"), self.parens(ref("expr"), kw("AS"), cast_types)))
         if self.has("try_cast") and types:

@@ -4,6 +4,11 @@ dialect for the feature to be on there."""
 
 from __future__ import annotations
 
+from typedgen.frontends.sql.bigquery_names_probes import (
+    BIGQUERY_NAMES_NATIVE,
+    BIGQUERY_NAMES_PROBES,
+    BIGQUERY_NAMES_READ,
+)
 from typedgen.frontends.sql.duckdb_probes import DUCKDB_PROBES, DUCKDB_SYNTAX
 from typedgen.frontends.sql.match_recognize import MATCH_RECOGNIZE_PROBES, MATCH_RECOGNIZE_READ
 from typedgen.frontends.sql.postgres_mysql_probes import (
@@ -468,3 +473,7 @@ READ_FEATURES = READ_FEATURES | MATCH_RECOGNIZE_READ
 FEATURE_PROBES.update(TSQL_MYSQL_PROBES)
 READ_FEATURES = READ_FEATURES | TSQL_MYSQL_READ
 DIALECT_SPECIFIC = DIALECT_SPECIFIC | TSQL_MYSQL_SPECIFIC
+# Round 7: BigQuery's names and lexemes (bigquery_names_probes).
+FEATURE_PROBES.update(BIGQUERY_NAMES_PROBES)
+READ_FEATURES = READ_FEATURES | BIGQUERY_NAMES_READ
+DIALECT_SPECIFIC = DIALECT_SPECIFIC | BIGQUERY_NAMES_NATIVE

@@ -431,7 +431,8 @@ class QueryRules(WarehouseRules, PgMysqlRules):
             )
             views = star(view)
         items = seq(ref("table_item"), star(seq(self.punct(","), later)), views)
-        self.rule("from_items", items)
+        dashed = self.dashed_items(join)  # BigQuery's FROM my-project.d.t
+        self.rule("from_items", alt(items, *dashed))
 
     def table_hints(self) -> Expr:
         """T-SQL's ``WITH (NOLOCK)``, SQLite's ``INDEXED BY i`` / ``NOT INDEXED``."""

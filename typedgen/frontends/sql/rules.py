@@ -348,3 +348,28 @@ class RuleBuilder:
 
     def match_recognize(self) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - MatchRecognizeRules
+
+    # BigQuery's names and lexemes (BigqueryNameRules).
+    def bigquery_name_terminals(self) -> list[Rule]:
+        raise NotImplementedError  # pragma: no cover - BigqueryNameRules
+
+    def dashed_items(self, join: Expr) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - BigqueryNameRules
+
+    def triple_quoted_strings(self, backslash_escapes: bool) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - BigqueryNameRules
+
+    def triple_prefixed(self, kind: str, head: Expr, closer: str) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - BigqueryNameRules
+
+    def quoted_calls(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - BigqueryNameRules
+
+    def subscript_fields(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - BigqueryNameRules
+
+    def bigquery_table_names(self, member: Expr) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - BigqueryNameRules
+
+    def numeric_paths(self, member: Expr, most: int) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - BigqueryNameRules

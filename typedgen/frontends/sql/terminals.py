@@ -161,6 +161,7 @@ class TerminalRules(PgMysqlRules):
             if q in id_quotes:
                 continue  # read as an identifier delimiter (T-SQL's "x")
             forms.append(seq(Lit.text(q), self.string_body(q), Lit.text(q)))
+        forms += self.triple_quoted_strings(self.tables.backslash_escapes)  # BigQuery's """a"""
         return alt(*forms)
 
     def string_body(self, q: str) -> Expr:
@@ -204,7 +205,9 @@ class TerminalRules(PgMysqlRules):
             "hex_number": Repeat(CharClass.of("0123456789abcdefABCDEF"), 1),
             "bit_number": Repeat(CharClass.of("01"), 1),  # MySQL's 0b1011
         }
-        return seq(head, bodies[kind], Lit.text(closer))
+        form = seq(head, bodies[kind], Lit.text(closer))
+        triple = self.triple_prefixed(kind, head, closer)  # BigQuery's r"""a"b"""
+        return alt(form, *triple) if triple else form
 
     def quoted_identifier(self) -> Expr | None:
         forms: list[Expr] = []
