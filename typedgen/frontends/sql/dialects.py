@@ -20,6 +20,7 @@ import functools
 from typing import ClassVar
 
 from typedgen.errors import UnsupportedFeatureError
+from typedgen.frontends.sql.bigquery_probes import BIGQUERY_SYNTAX
 from typedgen.frontends.sql.duckdb_probes import DUCKDB_SYNTAX
 from typedgen.frontends.sql.probes import DIALECT_SPECIFIC
 from typedgen.frontends.sql.tables import DialectTables, dialect_tables
@@ -229,7 +230,10 @@ _define(
     | {"cast_operator", "historical_at", "historical_before"}
     | SNOWFLAKE_NATIVE,
 )
-_define("bigquery", include_features=_TYPED_LITERALS | {"cast_format"} | BIGQUERY_NATIVE)
+_define(
+    "bigquery",
+    include_features=_TYPED_LITERALS | {"cast_format"} | BIGQUERY_NATIVE | BIGQUERY_SYNTAX,
+)
 # Presto's tokenizer knows MATCH_RECOGNIZE (sqlglot's Trino is built on it); PrestoDB has no
 # row pattern recognition.
 _define("presto", exclude_features=frozenset({"match_recognize"}))

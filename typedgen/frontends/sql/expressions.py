@@ -246,6 +246,7 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
             if self.has("slice"):  # a[1:2], and a[:2], a[1:] where those round-trip
                 postfix.append(self.slices())
         postfix += self.duckdb_postfix()
+        postfix += self.bigquery_postfix()
         postfix += self.variant_paths()
         if postfix:
             self.rule("postfix", seq(ref("primary"), star(alt(*postfix))))
@@ -312,6 +313,7 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
         primaries += self.collections()
         primaries += self.special_calls()
         primaries += self.vendor_primaries()
+        primaries += self.bigquery_primaries()
         primaries += self.tsql_oracle_primaries()
         primaries += self.placeholders()
         primaries += self.model_attributes()

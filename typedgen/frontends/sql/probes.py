@@ -4,6 +4,7 @@ dialect for the feature to be on there."""
 
 from __future__ import annotations
 
+from typedgen.frontends.sql.bigquery_probes import BIGQUERY_PROBES, BIGQUERY_SYNTAX
 from typedgen.frontends.sql.duckdb_probes import DUCKDB_PROBES, DUCKDB_SYNTAX
 from typedgen.frontends.sql.match_recognize import MATCH_RECOGNIZE_PROBES, MATCH_RECOGNIZE_READ
 from typedgen.frontends.sql.postgres_mysql_probes import (
@@ -459,3 +460,6 @@ DIALECT_SPECIFIC = DIALECT_SPECIFIC | TSQL_NATIVE | ORACLE_NATIVE
 FEATURE_PROBES.update(ROUTINE_PROBES)
 FEATURE_PROBES.update(MATCH_RECOGNIZE_PROBES)
 READ_FEATURES = READ_FEATURES | MATCH_RECOGNIZE_READ
+# Round 7: BigQuery's calls and subscripts (bigquery_probes).
+FEATURE_PROBES.update(BIGQUERY_PROBES)
+DIALECT_SPECIFIC = DIALECT_SPECIFIC | BIGQUERY_SYNTAX

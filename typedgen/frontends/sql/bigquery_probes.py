@@ -1,0 +1,166 @@
+"""Probes of BigQuery's call and subscript syntax (:mod:`.bigquery_syntax`).
+
+The feature probes (:data:`BIGQUERY_PROBES`) are read by sqlglot's base parser in every dialect,
+so they are on only where a dialect class includes them (:data:`BIGQUERY_SYNTAX`); the entries
+of each construct are read from sqlglot's tables and kept where they round-trip, once per
+dialect and process (a few dozen parses):
+
+- :func:`interval_calls`: the functions whose expression class adds an interval (sqlglot's
+  ``IntervalOp``: ``DateSub``, ``DatetimeAdd``, ``TimestampSub``...) and that come back unchanged as
+  ``NAME(x, INTERVAL '1' unit)``, with the units and the amounts (a number, a column) they
+  round-trip with;
+- :func:`bracket_offsets`: the parser's ``BRACKET_OFFSETS`` (``a[OFFSET(1)]``, ``a[ORDINAL(1)]``,
+  ``a[SAFE_OFFSET(1)]``) that round-trip;
+- :func:`prefixed_functions`: the functions the parser reads behind ``AI.`` (its ``_parse_
+  column_ops``) whose class is that prefix's (``EMBED`` is ``AIEmbed``), and the ``MODEL m,
+  'prompt'`` functions of the ``_parse_generate`` parser, called as values.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+__all__ = [
+    "BIGQUERY_PROBES",
+    "BIGQUERY_SYNTAX",
+    "bracket_offsets",
+    "interval_calls",
+    "prefixed_functions",
+]
+
+BIGQUERY_PROBES: dict[str, str] = {
+    "interval_calls": "SELECT DATETIME_SUB(a, INTERVAL '1' DAY)",
+    "bracket_offsets": "SELECT a[OFFSET(1)], b[SAFE_ORDINAL(2)] FROM t",
+    "prefixed_calls": "SELECT AI.EMBED('a')",
+    "qualified_udf": "SELECT d.my_udf(a, 1), p.d.f(b)",
+}
+"""Each construct with the SQL that must round-trip for it to be on."""
+
+BIGQUERY_SYNTAX: frozenset[str] = frozenset(BIGQUERY_PROBES)
+"""sqlglot's base parser reads all of them (``a[OFFSET(1)]`` as a call in a subscript): on
+only where a dialect class includes them."""
+
+_WORD = re.compile(r"[A-Z][A-Z0-9_]*")
+_UNITS = (
+    "YEAR",
+    "QUARTER",
+    "MONTH",
+    "WEEK",
+    "DAY",
+    "HOUR",
+    "MINUTE",
+    "SECOND",
+    "MILLISECOND",
+    "MICROSECOND",
+)
+_AMOUNTS = {"string": "'1'", "number": "1", "column": "y"}
+_GENERATE_SHAPES = {"prompt": "'x'", "prompt_struct": "'x', STRUCT(1 AS a)"}
+
+
+def _round_trips(sql: str, dialect: str, *, exact: bool) -> bool:
+    """sqlglot reads ``sql``, writes it back (the same text, case and spacing aside, when
+    ``exact``) and reads that back as the same tree."""
+    import sqlglot
+
+    from typedgen.frontends.sql.trees import same_tree
+
+    try:
+        tree = sqlglot.parse_one(sql, read=dialect)
+        text = tree.sql(dialect=dialect)
+        if exact and "".join(text.split()).upper() != "".join(sql.split()).upper():
+            return False
+        return same_tree(sqlglot.parse_one(text, read=dialect), tree, dialect)
+    except Exception:  # sqlglot raises several error types on what it cannot read
+        return False
+
+
+def _parser(dialect: str) -> Any:
+    from sqlglot.dialects.dialect import Dialect
+
+    return Dialect.get_or_raise(dialect).parser_class
+
+
+def _classes(builder: Any, name: str) -> list[Any]:
+    """The expression classes a ``FUNCTIONS`` entry builds: the bound class, the one of the
+    name, or those its closure holds (``build_date_delta_with_interval(exp.DateSub)``)."""
+    from sqlglot import exp
+
+    found = [getattr(builder, "__self__", None), exp.FUNCTION_BY_NAME.get(name)]
+    for cell in getattr(builder, "__closure__", None) or ():
+        found.append(cell.cell_contents)
+    return [c for c in found if isinstance(c, type) and issubclass(c, exp.Func)]
+
+
+@functools.cache
+def interval_calls(dialect: str) -> tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]:
+    """(name, units, amounts) of each ``NAME(x, INTERVAL n unit)`` that round-trips exactly
+    (a string amount always; ``number``: ``INTERVAL 1 DAY``, read back quoted; ``column``):
+    the functions whose class adds or subtracts a unit (sqlglot's ``IntervalOp`` and
+    ``TimeUnit`` classes named ``...Add``/``...Sub``)."""
+    from sqlglot import exp
+
+    out = []
+    for name, builder in sorted(_parser(dialect).FUNCTIONS.items()):
+        if not _WORD.fullmatch(name):
+            continue
+        if not any(
+            issubclass(c, (exp.IntervalOp, exp.TimeUnit)) and c.__name__.endswith(("Add", "Sub"))
+            for c in _classes(builder, name)
+        ):
+            continue
+        units = tuple(
+            u
+            for u in _UNITS
+            if _round_trips(f"SELECT {name}(x, INTERVAL '1' {u})", dialect, exact=True)
+        )
+        if not units:
+            continue
+        amounts = tuple(
+            kind
+            for kind, amount in _AMOUNTS.items()
+            if _round_trips(f"SELECT {name}(x, INTERVAL {amount} {units[0]})", dialect, exact=False)
+        )
+        out.append((name, units, amounts))
+    return tuple(out)
+
+
+@functools.cache
+def bracket_offsets(dialect: str) -> tuple[str, ...]:
+    """The words of ``a[WORD(1)]`` (the parser's ``BRACKET_OFFSETS``) that round-trip."""
+    offsets = getattr(_parser(dialect), "BRACKET_OFFSETS", None) or {}
+    return tuple(
+        word
+        for word in sorted(offsets)
+        if _WORD.fullmatch(word)
+        and _round_trips(f"SELECT a[{word}(1)], b[{word}(c + 1)] FROM t", dialect, exact=True)
+    )
+
+
+def _camel(name: str) -> str:
+    return "".join(part.title() for part in name.split("_"))
+
+
+@functools.cache
+def prefixed_functions(dialect: str, prefix: str) -> tuple[tuple[str, str], ...]:
+    """(name, kind) of the calls behind ``prefix.`` that round-trip: ``plain``, a function
+    whose class is the prefix's (``AI.EMBED``: ``AIEmbed``), called with its own arguments
+    (probed with one); ``prompt``/``prompt_struct``, a ``_parse_generate`` function called as
+    ``AI.NAME(MODEL m, 'prompt'[, STRUCT(...)])``."""
+    par = _parser(dialect)
+    out = []
+    for name, builder in sorted(par.FUNCTIONS.items()):
+        if not _WORD.fullmatch(name):
+            continue
+        if any(c.__name__ == prefix + _camel(name) for c in _classes(builder, name)):
+            if _round_trips(f"SELECT {prefix}.{name}('a')", dialect, exact=True):
+                out.append((name, "plain"))
+    for name, parse in sorted(par.FUNCTION_PARSERS.items()):
+        code = getattr(parse, "__code__", None)
+        if not _WORD.fullmatch(name) or code is None or "_parse_generate" not in code.co_names:
+            continue
+        for kind, args in _GENERATE_SHAPES.items():
+            if _round_trips(f"SELECT {prefix}.{name}(MODEL m, {args})", dialect, exact=True):
+                out.append((name, kind))
+    return tuple(out)
