@@ -24,10 +24,13 @@ from typing import Any
 
 __all__ = [
     "BIGQUERY_PROBES",
+    "BIGQUERY_READ",
     "BIGQUERY_SYNTAX",
     "bracket_offsets",
     "interval_calls",
+    "named_parser_calls",
     "prefixed_functions",
+    "week_days",
 ]
 
 BIGQUERY_PROBES: dict[str, str] = {
@@ -35,8 +38,33 @@ BIGQUERY_PROBES: dict[str, str] = {
     "bracket_offsets": "SELECT a[OFFSET(1)], b[SAFE_ORDINAL(2)] FROM t",
     "prefixed_calls": "SELECT AI.EMBED('a')",
     "qualified_udf": "SELECT d.my_udf(a, 1), p.d.f(b)",
+    # Round 7, part 2: values, clauses and table suffixes.
+    "tuple_value": "SELECT (1, 'a'), [(a, b)], (a, b) = (c, d) FROM t",
+    "subscript_field": "SELECT a[0].b, a[OFFSET(1)].c.d FROM t",
+    "paren_set_first": "(SELECT a FROM t) UNION ALL (SELECT a FROM u) UNION ALL SELECT 1",
+    "qualify_window": "SELECT a FROM t QUALIFY b WINDOW w AS (PARTITION BY c)",
+    "system_time_spaced": "SELECT * FROM t AS a FOR SYSTEM TIME AS OF z",
+    "unpivot_one_group": "SELECT * FROM t UNPIVOT((c) FOR n IN (v1, v2))",
+    "pivot_agg_alias_bare": "SELECT * FROM t PIVOT(SUM(b) d, COUNT(*) e FOR c IN ('x', 'y'))",
+    "cast_format_paren": "SELECT CAST(a AS STRING FORMAT ('YYYY'))",
+    "cast_format_zone": "SELECT CAST(a AS STRING FORMAT 'YYYY' AT TIME ZONE 'UTC')",
+    "week_start": "SELECT EXTRACT(WEEK(MONDAY) FROM a)",
+    "unnest_offset_bare": "SELECT * FROM UNNEST(a) WITH OFFSET o",
+    "named_parser_args": "SELECT MAKE_INTERVAL(1, 2, minute => 5, day => 3)",
+    "derived_alias_pivot": "SELECT * FROM (SELECT * FROM t) AS a UNPIVOT(c FOR n IN (v1, v2))",
 }
 """Each construct with the SQL that must round-trip for it to be on."""
+
+BIGQUERY_READ: frozenset[str] = frozenset(
+    {
+        "system_time_spaced",  # written FOR SYSTEM_TIME
+        "pivot_agg_alias_bare",  # written SUM(b) AS d
+        "cast_format_paren",  # written FORMAT 'YYYY'
+        "unnest_offset_bare",  # written WITH OFFSET AS o
+        "named_parser_args",  # written in the class's order (day => 3, minute => 5)
+    }
+)
+"""Probes that come back in another spelling of the same tree."""
 
 BIGQUERY_SYNTAX: frozenset[str] = frozenset(BIGQUERY_PROBES)
 """sqlglot's base parser reads all of them (``a[OFFSET(1)]`` as a call in a subscript): on
@@ -88,8 +116,7 @@ def _classes(builder: Any, name: str) -> list[Any]:
     from sqlglot import exp
 
     found = [getattr(builder, "__self__", None), exp.FUNCTION_BY_NAME.get(name)]
-    for cell in getattr(builder, "__closure__", None) or ():
-        found.append(cell.cell_contents)
+    found += [cell.cell_contents for cell in getattr(builder, "__closure__", None) or ()]
     return [c for c in found if isinstance(c, type) and issubclass(c, exp.Func)]
 
 
@@ -163,4 +190,66 @@ def prefixed_functions(dialect: str, prefix: str) -> tuple[tuple[str, str], ...]
         for kind, args in _GENERATE_SHAPES.items():
             if _round_trips(f"SELECT {prefix}.{name}(MODEL m, {args})", dialect, exact=True):
                 out.append((name, kind))
+    return tuple(out)
+
+
+@functools.cache
+def week_days(dialect: str) -> tuple[str, ...]:
+    """The days of ``WEEK(day)`` (sqlglot's ``WEEK_START_DAY_TO_DOW``) that round-trip as a
+    date part, ``EXTRACT(WEEK(MONDAY) FROM a)``."""
+    from sqlglot.dialects import dialect as base
+
+    days = getattr(base, "WEEK_START_DAY_TO_DOW", None) or {}
+    return tuple(
+        day
+        for day in days
+        if _WORD.fullmatch(day)
+        and _round_trips(f"SELECT EXTRACT(WEEK({day}) FROM a)", dialect, exact=True)
+    )
+
+
+def _sets(sql: str, dialect: str, arg: str) -> bool:
+    """Whether the first value of ``sql`` has its argument ``arg`` set to the number 2."""
+    import sqlglot
+    from sqlglot import exp
+
+    try:
+        value = sqlglot.parse_one(sql, read=dialect).expressions[0]
+    except Exception:  # sqlglot raises several error types on what it cannot read
+        return False
+    got = value.args.get(arg)
+    if isinstance(got, exp.Kwarg) and got.this.name == arg:
+        got = got.expression
+    return isinstance(got, exp.Literal) and got.this == "2"
+
+
+@functools.cache
+def named_parser_calls(dialect: str) -> tuple[tuple[str, tuple[str, ...], int], ...]:
+    """(name, names, most positional) of the functions the dialect parses itself
+    (``FUNCTION_PARSERS``) that take their class's arguments by name after positional ones,
+    ``MAKE_INTERVAL(1, 2, minute => 5)``: each name kept where ``NAME(1, name => 2)`` and
+    ``NAME(name => 2)`` round-trip exactly and the builder sets that argument to the value
+    (elsewhere ``name => 2`` is an argument of its own, a keyword argument), and some name
+    past the second sets its own argument (not the next by position); up to one positional
+    argument fewer than the class has (sqlglot writes the named ones back in the class's
+    order, the same tree)."""
+    par = _parser(dialect)
+    out = []
+    for name in sorted(par.FUNCTION_PARSERS):
+        builder = par.FUNCTIONS.get(name)
+        if builder is None or not _WORD.fullmatch(name):
+            continue
+        keys: list[str] = []
+        for cls in _classes(builder, name)[:1]:
+            keys = [k for k in cls.arg_types if _WORD.fullmatch(k.upper())]
+        names = tuple(
+            k
+            for k in keys
+            if _sets(f"SELECT {name}(1, {k} => 2)", dialect, k)
+            and _round_trips(f"SELECT {name}(1, {k} => 2)", dialect, exact=True)
+            and _round_trips(f"SELECT {name}({k} => 2)", dialect, exact=True)
+        )
+        # By name, not by position: some name past the second sets its own argument.
+        if any(k in names for k in keys[2:]):
+            out.append((name, names, len(keys) - 1))
     return tuple(out)

@@ -18,7 +18,9 @@ from __future__ import annotations
 from typedgen.frontends.sql.bigquery_probes import (
     bracket_offsets,
     interval_calls,
+    named_parser_calls,
     prefixed_functions,
+    week_days,
 )
 from typedgen.frontends.sql.rules import RuleBuilder, alt, opt, seq
 from typedgen.ir.nodes import Expr, Ref, Repeat
@@ -34,7 +36,49 @@ class BigQuerySyntaxRules(RuleBuilder):
 
     def bigquery_primaries(self) -> list[Expr]:
         """Values: interval arithmetic calls, ``AI.`` calls and qualified user functions."""
-        return self.interval_calls() + self.prefixed_calls() + self.qualified_udfs()
+        out = self.interval_calls() + self.prefixed_calls() + self.qualified_udfs()
+        out += self.named_argument_calls()
+        if self.has("tuple_value"):  # (1, 'a'): a tuple (BigQuery's struct constructor)
+            expr = self.ref("expr")
+            out.append(self.parens(expr, Repeat(seq(self.punct(","), expr), 1)))
+        return out
+
+    def named_argument_calls(self) -> list[Expr]:
+        """``MAKE_INTERVAL(1, 2, minute => 5, day => 3)``: positional arguments, then names
+        of the class's later arguments (any order; sqlglot writes them in its own)."""
+        if not self.has("named_parser_args"):
+            return []
+        kw, punct, ref = self.keyword, self.punct, self.ref
+        comma = punct(",")
+        out: list[Expr] = []
+        for name, names, most in named_parser_calls(self.tables.name):
+            if not self._offered(name):
+                continue
+            named = alt(*(seq(kw(n.upper()), punct("=>"), ref("expr")) for n in names))
+            named_list = seq(named, Repeat(seq(comma, named), 0, len(names) - 1))
+            forms = [seq(Repeat(seq(ref("expr"), comma), n, n), named_list) for n in range(most)]
+            out.append(seq(kw(name), self.parens(alt(*forms))))
+        return out
+
+    def week_units(self) -> list[Expr]:
+        """``WEEK(MONDAY)``: a week starting on a day, as a date part of ``EXTRACT``."""
+        if not self.has("week_start"):
+            return []
+        days = week_days(self.tables.name)
+        if not days:
+            return []
+        kw = self.keyword
+        return [seq(kw("WEEK"), self.parens(alt(*(kw(d) for d in days))))]
+
+    def format_value(self) -> Expr:
+        """What follows ``FORMAT`` in a cast: a string, ``('YYYY')`` (written bare), then
+        ``AT TIME ZONE 'zone'``."""
+        value: Expr = Ref("STRING")
+        if self.has("cast_format_paren"):
+            value = alt(value, self.parens(Ref("STRING")))
+        if self.has("cast_format_zone"):
+            value = seq(value, opt(seq(self.keyword("AT", "TIME", "ZONE"), Ref("STRING"))))
+        return value
 
     def interval_calls(self) -> list[Expr]:
         """``NAME(x, INTERVAL n unit)``, with the units and amounts probed for each name."""
@@ -94,11 +138,17 @@ class BigQuerySyntaxRules(RuleBuilder):
 
     def bigquery_postfix(self) -> list[Expr]:
         """``[OFFSET(1)]``, ``[SAFE_ORDINAL(i + 1)]`` after a value."""
-        if not (self.has("bracket_offsets") and self.has("subscript")):
-            return []
-        words = bracket_offsets(self.tables.name)
-        if not words:
+        if not self.has("subscript"):
             return []
         kw, punct = self.keyword, self.punct
-        word = alt(*(kw(w) for w in words))
-        return [seq(punct("["), word, self.parens(self.ref("expr")), punct("]"))]
+        words = bracket_offsets(self.tables.name) if self.has("bracket_offsets") else ()
+        out: list[Expr] = []
+        if words:
+            word = alt(*(kw(w) for w in words))
+            out.append(seq(punct("["), word, self.parens(self.ref("expr")), punct("]")))
+        if self.has("subscript_field"):
+            # a[0].b, a[OFFSET(1)].c.d: fields of a subscript's struct.
+            fields = Repeat(seq(punct("."), self.ref("ident")), 1)
+            plain = seq(punct("["), self.ref("expr"), punct("]"))
+            out += [seq(subscript, fields) for subscript in (plain, *out)]
+        return out

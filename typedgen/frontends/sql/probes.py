@@ -4,7 +4,7 @@ dialect for the feature to be on there."""
 
 from __future__ import annotations
 
-from typedgen.frontends.sql.bigquery_probes import BIGQUERY_PROBES, BIGQUERY_SYNTAX
+from typedgen.frontends.sql.bigquery_probes import BIGQUERY_PROBES, BIGQUERY_READ, BIGQUERY_SYNTAX
 from typedgen.frontends.sql.duckdb_probes import DUCKDB_PROBES, DUCKDB_SYNTAX
 from typedgen.frontends.sql.match_recognize import MATCH_RECOGNIZE_PROBES, MATCH_RECOGNIZE_READ
 from typedgen.frontends.sql.postgres_mysql_probes import (
@@ -462,4 +462,5 @@ FEATURE_PROBES.update(MATCH_RECOGNIZE_PROBES)
 READ_FEATURES = READ_FEATURES | MATCH_RECOGNIZE_READ
 # Round 7: BigQuery's calls and subscripts (bigquery_probes).
 FEATURE_PROBES.update(BIGQUERY_PROBES)
+READ_FEATURES = READ_FEATURES | BIGQUERY_READ
 DIALECT_SPECIFIC = DIALECT_SPECIFIC | BIGQUERY_SYNTAX
