@@ -29,6 +29,7 @@ __all__ = [
     "bracket_offsets",
     "interval_calls",
     "named_parser_calls",
+    "nested_types",
     "prefixed_functions",
     "week_days",
 ]
@@ -52,6 +53,8 @@ BIGQUERY_PROBES: dict[str, str] = {
     "unnest_offset_bare": "SELECT * FROM UNNEST(a) WITH OFFSET o",
     "named_parser_args": "SELECT MAKE_INTERVAL(1, 2, minute => 5, day => 3)",
     "derived_alias_pivot": "SELECT * FROM (SELECT * FROM t) AS a UNPIVOT(c FOR n IN (v1, v2))",
+    "nested_types": "SELECT CAST(x AS ARRAY<STRUCT<a INT64, b ARRAY<STRING>>>)",
+    "typed_constructors": "SELECT ARRAY<INT64>[1, 2], STRUCT<a INT64>(1), ARRAY<STRUCT<x INT64>>[]",
 }
 """Each construct with the SQL that must round-trip for it to be on."""
 
@@ -62,6 +65,7 @@ BIGQUERY_READ: frozenset[str] = frozenset(
         "cast_format_paren",  # written FORMAT 'YYYY'
         "unnest_offset_bare",  # written WITH OFFSET AS o
         "named_parser_args",  # written in the class's order (day => 3, minute => 5)
+        "typed_constructors",  # STRUCT<a INT64>(1) written CAST(STRUCT(1) AS STRUCT<a INT64>)
     }
 )
 """Probes that come back in another spelling of the same tree."""
@@ -253,3 +257,45 @@ def named_parser_calls(dialect: str) -> tuple[tuple[str, tuple[str, ...], int], 
         if any(k in names for k in keys[2:]):
             out.append((name, names, len(keys) - 1))
     return tuple(out)
+
+
+@functools.cache
+def nested_types(
+    dialect: str, words: tuple[str, ...]
+) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...]]:
+    """BigQuery's types of types, ``ARRAY<INT64>``, ``STRUCT<a INT64, b STRING>``: of the
+    type names ``words`` (those of sqlglot's ``DataType.NESTED_TYPES`` and its ``RANGE``), the
+    shapes each round-trips with (``element``: ``W<T>``; ``fields``: ``W<a T, b T>`` and
+    ``W<T, T>``; ``brackets``: ``W<T>[1]``, a typed array; ``parens``: ``W<T>(1)``, a typed
+    struct, written as a cast), and the plain type names that round-trip inside them."""
+    from sqlglot import exp
+
+    nested = {t.value for t in exp.DataType.NESTED_TYPES} | {"RANGE"}
+    shapes = {
+        "element": "CAST(x AS {w}<INT64>)",
+        "fields": "CAST(x AS {w}<a INT64, b STRING>), CAST(y AS {w}<INT64, STRING>)",
+        "brackets": "{w}<INT64>[1, 2], {w}<STRING>[]",
+        "parens": "{w}<a INT64>(1), {w}<INT64, STRING>(1, 'a')",
+    }
+    made: dict[str, tuple[str, ...]] = {}
+    for word in words:
+        if word not in nested or not _WORD.fullmatch(word):
+            continue
+        kept = tuple(
+            shape
+            for shape, sql in shapes.items()
+            if _round_trips(f"SELECT {sql.format(w=word)}", dialect, exact=shape != "parens")
+        )
+        if {"element", "fields"} & set(kept):
+            made[word] = kept
+    element = next((w for w, kept in made.items() if "element" in kept), None)
+    if element is None:
+        return {}, ()
+    inner = tuple(
+        word
+        for word in words
+        if word not in made
+        and _WORD.fullmatch(word)
+        and _round_trips(f"SELECT CAST(x AS {element}<{word}>)", dialect, exact=True)
+    )
+    return made, inner

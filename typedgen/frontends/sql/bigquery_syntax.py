@@ -19,10 +19,11 @@ from typedgen.frontends.sql.bigquery_probes import (
     bracket_offsets,
     interval_calls,
     named_parser_calls,
+    nested_types,
     prefixed_functions,
     week_days,
 )
-from typedgen.frontends.sql.rules import RuleBuilder, alt, opt, seq
+from typedgen.frontends.sql.rules import RuleBuilder, alt, opt, seq, star
 from typedgen.ir.nodes import Expr, Ref, Repeat
 
 __all__ = ["BigQuerySyntaxRules"]
@@ -38,6 +39,7 @@ class BigQuerySyntaxRules(RuleBuilder):
         """Values: interval arithmetic calls, ``AI.`` calls and qualified user functions."""
         out = self.interval_calls() + self.prefixed_calls() + self.qualified_udfs()
         out += self.named_argument_calls()
+        out += self.typed_constructors()
         if self.has("tuple_value"):  # (1, 'a'): a tuple (BigQuery's struct constructor)
             expr = self.ref("expr")
             out.append(self.parens(expr, Repeat(seq(self.punct(","), expr), 1)))
@@ -151,4 +153,85 @@ class BigQuerySyntaxRules(RuleBuilder):
             fields = Repeat(seq(punct("."), self.ref("ident")), 1)
             plain = seq(punct("["), self.ref("expr"), punct("]"))
             out += [seq(subscript, fields) for subscript in (plain, *out)]
+        return out
+
+    # -- types of types --------------------------------------------------------------------
+    _NESTED_DEPTH = 3
+    """How many types of types may close together (``>>>``; deeper ones with spaces)."""
+
+    def _nested(self) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...]]:
+        if not self.has("nested_types"):
+            return {}, ()
+        skip = self.options.exclude_types
+        words = tuple(
+            w for w, params in sorted(self.tables.types.items()) if 0 in params and w not in skip
+        )
+        made, inner = nested_types(self.tables.name, words)
+        return {w: s for w, s in made.items() if w not in skip}, inner
+
+    def _closers(self, k: int) -> Expr:
+        """``k`` closing ``>``: a ``>>`` token closes two (sqlglot's tokenizer reads one)."""
+        punct = self.punct
+        if k == 0:
+            return seq()
+        if k == 1:
+            return punct(">")
+        return alt(seq(punct(">"), self._closers(k - 1)), seq(punct(">>"), self._closers(k - 2)))
+
+    def _open(self, word: str, shapes: tuple[str, ...], inside: Expr) -> Expr:
+        """``W<`` then its last type ``inside`` (not closed): ``ARRAY<T``, ``STRUCT<a T, b T``."""
+        punct, ref = self.punct, self.ref
+        forms: list[Expr] = []
+        if "element" in shapes:
+            forms.append(inside)
+        if "fields" in shapes:
+            field = seq(opt(ref("ident")), ref("bq_closed_type"))
+            forms.append(seq(star(seq(field, punct(","))), opt(ref("ident")), inside))
+        return seq(self.keyword(word), punct("<"), alt(*forms))
+
+    def nested_type_rules(self) -> None:
+        """``bq_nested_type``: a closed type of types; its words registered now (before the
+        lexicon is built). ``bq_open_k``: one with ``k`` closing ``>`` left."""
+        made, inner = self._nested()
+        if not made or not inner or "bq_nested_type" in self.rules:
+            return
+        plain = alt(*(self.type_word(w) for w in inner))  # type: ignore[attr-defined]
+        depth = self._NESTED_DEPTH
+        for k in range(1, depth + 1):
+            inside = self.ref("bq_closed_type") if k == 1 else self.ref(f"bq_open_{k - 1}")
+            self.rule(f"bq_open_{k}", alt(*(self._open(w, s, inside) for w, s in made.items())))
+        closed = [seq(self.ref(f"bq_open_{k}"), self._closers(k)) for k in range(1, depth + 1)]
+        self.rule("bq_nested_type", alt(*closed))
+        self.rule("bq_closed_type", alt(plain, self.ref("bq_nested_type")))
+
+    def nested_types(self) -> list[Expr]:
+        """The types of types ``CAST`` takes (``data_type``'s alternatives)."""
+        return [self.ref("bq_nested_type")] if "bq_nested_type" in self.rules else []
+
+    def typed_constructors(self) -> list[Expr]:
+        """``ARRAY<INT64>[1, 2]``, ``STRUCT<a INT64>(1, 'x')``: a value of a type of types."""
+        self.nested_type_rules()
+        if not (self.has("typed_constructors") and "bq_nested_type" in self.rules):
+            return []
+        made, _ = self._nested()
+        ref, punct = self.ref, self.punct
+        values = opt(self.separated(ref("expr")))
+        out: list[Expr] = []
+        for word, shapes in made.items():
+            bodies = []
+            if "brackets" in shapes:
+                bodies.append(seq(punct("["), values, punct("]")))
+            if "parens" in shapes:
+                bodies.append(self.parens(values))
+            if not bodies:
+                continue
+            depth = self._NESTED_DEPTH
+            inner = [ref("bq_closed_type")] + [ref(f"bq_open_{k}") for k in range(1, depth)]
+            typed = alt(
+                *(
+                    seq(self._open(word, shapes, inside), self._closers(k + 1))
+                    for k, inside in enumerate(inner)
+                )
+            )
+            out.append(seq(typed, alt(*bodies)))
         return out

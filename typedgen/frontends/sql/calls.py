@@ -329,7 +329,7 @@ class CallRules(WarehouseRules):
             data_types.append(seq(names, alt(*suffixes)))
             if formats:
                 format_types.append(data_types[-1])
-        data_types += self.warehouse_types() + self.object_types()
+        data_types += self.warehouse_types() + self.object_types() + self.nested_types()
         data_types += self.length_types()
         if data_types:
             self.rule("data_type", alt(*data_types))

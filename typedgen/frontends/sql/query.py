@@ -351,8 +351,8 @@ class QueryRules(WarehouseRules, PgMysqlRules):
         if pivots and self.has("derived_pivot"):
             primaries.append(seq(self.parens(ref("query")), alt(*pivots)))  # (SELECT ...) PIVOT
         if pivots and self.has("derived_alias_pivot"):  # BigQuery: (SELECT ...) AS a PIVOT
-            named = seq(self.parens(ref("query")), kw("AS"), ref("ident"))
-            primaries.append(seq(named, alt(*pivots)))
+            aliased = seq(self.parens(ref("query")), kw("AS"), ref("ident"))
+            primaries.append(seq(aliased, alt(*pivots)))
         primaries += self.vendor_tables(name_alias, columns)
         primaries += self.warehouse_primaries(name_alias, table_alias)
         primaries += self.duckdb_tables(name_alias)
