@@ -31,7 +31,7 @@ CHECKING = {"comments": True, "whitespace": "check", "functions": "any", "placeh
 CONSTRUCTS = [
     # Interval arithmetic calls (a number or a column as the amount).
     (
-        "SELECT DATE_SUB(CURRENT_DATE(), INTERVAL 2 DAY), DATETIME_ADD(a, INTERVAL '1' MILLISECOND)",
+        "SELECT DATE_SUB(CURRENT_DATE(), INTERVAL 2 DAY), DATETIME_ADD(a, INTERVAL '1' SECOND)",
         "postgres",
     ),
     ("SELECT TIMESTAMP_SUB(a, INTERVAL col MINUTE), TIME_ADD(b, INTERVAL 2 HOUR) FROM t", "duckdb"),
@@ -50,7 +50,7 @@ CONSTRUCTS = [
     ("SELECT CAST(x AS ARRAY<STRUCT<a INT64, b ARRAY<STRING> >>), CAST(y AS RANGE<DATE>)", None),
     # Casts with a format: in parentheses, and at a time zone.
     (
-        "SELECT CAST(d AS STRING FORMAT ('YYYY')), CAST(e AS STRING FORMAT 'HH' AT TIME ZONE 'UTC')",
+        "SELECT CAST(d AS STRING FORMAT ('YYYY')), CAST(e AS STRING FORMAT 'H' AT TIME ZONE 'UTC')",
         None,
     ),
     ("SELECT EXTRACT(WEEK(THURSDAY) FROM d), EXTRACT(WEEK(MONDAY) FROM e) FROM t", "snowflake"),
