@@ -61,6 +61,11 @@ CONSTRUCTS = [
     ("SELECT * FROM (SELECT * FROM t) AS a UNPIVOT((c) FOR c_name IN (v1, v2))", "snowflake"),
     ("SELECT * FROM (SELECT a, b, c FROM t) PIVOT(SUM(b) d, COUNT(*) e FOR c IN ('x'))", None),
     ("SELECT * FROM UNNEST([1]) WITH OFFSET y", "postgres"),
+    # RESPECT/IGNORE NULLS on an aggregate's last argument.
+    (
+        "SELECT PERCENTILE_CONT(x, 0.5 RESPECT NULLS) OVER (), NTH_VALUE(x, 2 IGNORE NULLS) OVER w",
+        "postgres",
+    ),
 ]
 
 
@@ -131,6 +136,10 @@ def test_bigquery_refuses_other_near_misses() -> None:
     assert not sql_accepts(sql, "SELECT ARRAY<INT64>(1)")
     # A prompt function takes a model first.
     assert not sql_accepts(sql, "SELECT AI.GENERATE_BOOL('x')")
+    # RESPECT NULLS on an aggregate's last argument only: CONCAT is no aggregate (sqlglot
+    # reads it, as RespectNulls around the call), nor a first argument of two.
+    assert not sql_accepts(sql, "SELECT CONCAT(x, 'a' RESPECT NULLS)")
+    assert not sql_accepts(sql, "SELECT PERCENTILE_CONT(x RESPECT NULLS, 0.5) OVER ()")
 
 
 def test_bigquery_syntax_tables() -> None:

@@ -98,7 +98,7 @@ DIALECT_FLOORS = {
     # which loses one fixture with ORDER BY interval.
     "postgres": 0.90,
     "mysql": 0.81,
-    "bigquery": 0.73,
+    "bigquery": 0.86,
     "snowflake": 0.90,
     "duckdb": 0.85,
     "tsql": 0.85,

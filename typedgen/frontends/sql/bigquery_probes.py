@@ -55,6 +55,8 @@ BIGQUERY_PROBES: dict[str, str] = {
     "derived_alias_pivot": "SELECT * FROM (SELECT * FROM t) AS a UNPIVOT(c FOR n IN (v1, v2))",
     "nested_types": "SELECT CAST(x AS ARRAY<STRUCT<a INT64, b ARRAY<STRING>>>)",
     "typed_constructors": "SELECT ARRAY<INT64>[1, 2], STRUCT<a INT64>(1), ARRAY<STRUCT<x INT64>>[]",
+    "respect_nulls_arg": "SELECT PERCENTILE_CONT(x, 0.5 RESPECT NULLS) OVER (),"
+    " NTH_VALUE(x, 2 IGNORE NULLS) OVER () FROM t",
 }
 """Each construct with the SQL that must round-trip for it to be on."""
 
