@@ -91,6 +91,7 @@ REFUSED = [
     ("SELECT EXTRACT(WEEK(SUNDAY) FROM d)", "tree"),  # written WEEK: another tree
     ("SELECT CAST(x AS ARRAY<STRING(10)>)", "tree"),  # the length is dropped
     ("SELECT CAST(x AS ARRAY<INT64>>)", "error"),
+    ("SELECT STRUCT<a INT64>()", "error"),  # a typed struct of no value
     (
         "SELECT * FROM t WINDOW c AS (PARTITION BY d) QUALIFY a WINDOW e AS (PARTITION BY d)",
         "error",

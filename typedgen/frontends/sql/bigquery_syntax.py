@@ -221,8 +221,8 @@ class BigQuerySyntaxRules(RuleBuilder):
             bodies = []
             if "brackets" in shapes:
                 bodies.append(seq(punct("["), values, punct("]")))
-            if "parens" in shapes:
-                bodies.append(self.parens(values))
+            if "parens" in shapes:  # (a struct of no field has no typed constructor)
+                bodies.append(self.parens(self.separated(ref("expr"))))
             if not bodies:
                 continue
             depth = self._NESTED_DEPTH
