@@ -75,7 +75,7 @@ DIALECT_FLOORS = {
     "postgres": 0.90,
     # Round 7: 93/108 (GROUP_CONCAT, interval terms, CHARSET, CONVERT ... USING).
     "mysql": 0.86,
-    "bigquery": 0.80,
+    "bigquery": 0.86,
     "snowflake": 0.90,
     # Round 7: 227/247 (DATE_DIFF units, regexp flags, IGNORE NULLS inside, RANK( ORDER BY a)).
     "duckdb": 0.91,

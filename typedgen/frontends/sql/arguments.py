@@ -1,5 +1,5 @@
 """Special last arguments of a call, read from round-trip probes: lambdas (Spark's
-``TRANSFORM(a, x -> x + 1)``) and PostgreSQL's ``VARIADIC x``.
+``TRANSFORM(a, x -> x + 1)``), PostgreSQL's ``VARIADIC x`` and BigQuery's ``x RESPECT NULLS``.
 
 sqlglot reads a lambda or ``VARIADIC`` as any argument of any call in every dialect, but a
 function's builder may rewrite what it gets, so each form is kept per function and argument
@@ -16,6 +16,8 @@ __all__ = ["LAST_ARGUMENTS", "probe_last_arguments"]
 LAST_ARGUMENTS: dict[str, tuple[int, tuple[str, ...]]] = {
     "lambda": (2, ("y -> y + 1", "(y, z) -> y + z")),
     "variadic": (1, ("VARIADIC y", "VARIADIC ARRAY[1]")),
+    # BigQuery's PERCENTILE_CONT(x, 0.5 RESPECT NULLS): of an aggregate only (tables.py).
+    "respect_nulls_arg": (2, ("y RESPECT NULLS", "y IGNORE NULLS")),
 }
 """Each special last-argument form (named by its feature): the fewest arguments it needs, and
 the last arguments that must round-trip."""

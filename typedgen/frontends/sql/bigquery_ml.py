@@ -151,4 +151,9 @@ class MlTableRules(RuleBuilder):
         if self.has("unpivot_in_alias"):
             group = seq(group, opt(seq(kw("AS"), alt(Ref("INTEGER"), Ref("STRING")))))
         groups = self.parens(self.separated(group))
-        return [seq(names, kw("FOR"), ref("ident"), kw("IN"), groups)]
+        out = [seq(names, kw("FOR"), ref("ident"), kw("IN"), groups)]
+        if self.has("unpivot_one_group"):  # UNPIVOT((c) FOR n IN (v1, v2)): one column
+            columns = self.parens(self.separated(self.unpivot_column()))
+            one = self.parens(ref("ident"))
+            out.append(seq(one, kw("FOR"), ref("ident"), kw("IN"), columns))
+        return out

@@ -13,7 +13,6 @@ round-trips and the dialect class includes it):
   body has no run of three quotes and does not end in a quote;
 - a number as the last part of a path, ``foo.bar.25``, ``t.144``, ``foo.bar.25x`` (sqlglot
   reads it as a quoted name and writes it back quoted: the same tree);
-- the fields of an array's element, ``a[0].b.c``;
 - a user function called by its quoted path, `` `p.d.f`(a).* ``;
 - a quoted name with a dot before a colon (`` `a.com:p.d.t` ``, a domain-scoped project) is
   a table's name only.
@@ -122,14 +121,6 @@ class BigqueryNameRules(RuleBuilder):
         if not self.has("numeric_path") or self.options.schema is not None:
             return []
         return [seq(self.punct("."), alt(Ref("INTEGER"), Ref("NUMBER_WORD")))]
-
-    def subscript_fields(self) -> list[Expr]:
-        """``a[0].b.c``: the fields of the struct an element of an array is."""
-        if not self.has("subscript_field"):
-            return []
-        ref, punct = self.ref, self.punct
-        fields = Repeat(seq(punct("."), ref("member_name")), 1)
-        return [seq(punct("["), ref("expr"), punct("]"), fields)]
 
     def bigquery_table_names(self, member: Expr) -> list[Expr]:
         """Table names beyond ``a.b.c``: ``a.b.25`` and `` `a.com:p.d.t` ``."""

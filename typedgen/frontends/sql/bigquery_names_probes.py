@@ -25,8 +25,6 @@ BIGQUERY_NAMES_PROBES: dict[str, str] = {
     "quoted_call": "SELECT `p.d.f`(a, 1), `p.g`(b).* FROM t",
     # `a.com:p.d.t`: a domain-scoped project's table (quoted, a dot before the colon).
     "domain_project": "SELECT x.a FROM `a.com:p.d.t` AS x JOIN `b.c:q-r.e.u` ON TRUE",
-    # a[0].b.c: the fields of an array's element.
-    "subscript_field": "SELECT a[0].b, c[1].d.e FROM t",
 }
 
 BIGQUERY_NAMES_READ: frozenset[str] = frozenset({"triple_quoted", "numeric_path"})

@@ -63,6 +63,8 @@ class CallRules(WarehouseRules):
             )
         if self.has("variadic"):
             self.keyword("VARIADIC")  # (registered before the lexicon is built)
+        if self.has("respect_nulls_arg"):
+            self.keyword("RESPECT", "IGNORE", "NULLS")
         # COUNT(*) is COUNT's own syntax: COUNT gets its own terminal, not its arity group's.
         self.filter_clause = (
             opt(
@@ -287,6 +289,9 @@ class CallRules(WarehouseRules):
         ref = self.ref
         if form == "variadic":
             return seq(self.keyword("VARIADIC"), ref("expr"))
+        if form == "respect_nulls_arg":  # PERCENTILE_CONT(x, 0.5 RESPECT NULLS)
+            nulls = alt(self.keyword("RESPECT", "NULLS"), self.keyword("IGNORE", "NULLS"))
+            return seq(ref("expr"), nulls)
         if "lambda" not in self.rules:
             params = alt(ref("ident"), self.parens(self.separated(ref("ident"))))
             self.rule("lambda", seq(params, self.punct("->"), ref("expr")))
@@ -332,7 +337,7 @@ class CallRules(WarehouseRules):
             data_types.append(seq(names, alt(*suffixes)))
             if formats:
                 format_types.append(data_types[-1])
-        data_types += self.warehouse_types() + self.object_types()
+        data_types += self.warehouse_types() + self.object_types() + self.nested_types()
         data_types += self.length_types()
         if data_types:
             self.rule("data_type", alt(*data_types))

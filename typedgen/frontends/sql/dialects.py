@@ -21,6 +21,7 @@ from typing import ClassVar
 
 from typedgen.errors import UnsupportedFeatureError
 from typedgen.frontends.sql.bigquery_names_probes import BIGQUERY_NAMES_NATIVE
+from typedgen.frontends.sql.bigquery_probes import BIGQUERY_SYNTAX
 from typedgen.frontends.sql.duckdb_probes import DUCKDB_SYNTAX
 from typedgen.frontends.sql.probes import DIALECT_SPECIFIC
 from typedgen.frontends.sql.tables import DialectTables, dialect_tables
@@ -238,11 +239,16 @@ _define(
     | {"cast_operator", "historical_at", "historical_before"}
     | SNOWFLAKE_NATIVE,
 )
-# BigQuery's names and lexemes (bigquery_names): my-project.d.t, """a""", a.b.25, a.b.c.d.
+# BigQuery's names and lexemes (bigquery_names): my-project.d.t, """a""", a.b.25, a.b.c.d;
+# its calls, types and clauses (bigquery_syntax).
 _BIGQUERY_NAMES = BIGQUERY_NAMES_NATIVE | {"column_four_parts"}
 _define(
     "bigquery",
-    include_features=_TYPED_LITERALS | {"cast_format"} | BIGQUERY_NATIVE | _BIGQUERY_NAMES,
+    include_features=_TYPED_LITERALS
+    | {"cast_format"}
+    | BIGQUERY_NATIVE
+    | _BIGQUERY_NAMES
+    | BIGQUERY_SYNTAX,
 )
 # Presto's tokenizer knows MATCH_RECOGNIZE (sqlglot's Trino is built on it); PrestoDB has no
 # row pattern recognition.

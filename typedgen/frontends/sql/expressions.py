@@ -246,7 +246,7 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
             if self.has("slice"):  # a[1:2], and a[:2], a[1:] where those round-trip
                 postfix.append(self.slices())
         postfix += self.duckdb_postfix()
-        postfix += self.subscript_fields()  # BigQuery's a[0].b
+        postfix += self.bigquery_postfix()
         postfix += self.variant_paths()
         if postfix:
             self.rule("postfix", seq(ref("primary"), star(alt(*postfix))))
@@ -267,7 +267,7 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
             cast_types = alt(cast_types, seq(ref("data_type"), kw("COLLATE"), ref("ident")))
         if self.has("cast_format") and self.tables.format_types - self.options.exclude_types:
             # BigQuery's CAST(x AS STRING FORMAT 'YYYY'), for the types that take it.
-            formatted = seq(ref("format_type"), kw("FORMAT"), Ref("STRING"))
+            formatted = seq(ref("format_type"), kw("FORMAT"), self.format_value())
             cast_types = alt(cast_types, formatted)
         if fields := self.cast_field_forms():  # Snowflake's OBJECT(...) ADD FIELDS
             cast_types = alt(cast_types, *fields)
@@ -294,7 +294,7 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
                 )
             )
         if self.has("extract") and self.tables.extract_units:
-            units = alt(*(kw(u) for u in self.tables.extract_units))
+            units = alt(*(kw(u) for u in self.tables.extract_units), *self.week_units())
             primaries.append(seq(kw("EXTRACT"), self.parens(units, kw("FROM"), ref("expr"))))
             primaries += self.date_part_calls()
         interval_units = self.tables.interval_units
@@ -315,6 +315,7 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
         primaries += self.collections()
         primaries += self.special_calls()
         primaries += self.vendor_primaries()
+        primaries += self.bigquery_primaries()
         primaries += self.tsql_oracle_primaries()
         primaries += self.tsql_mysql_primaries()
         primaries += self.placeholders()

@@ -9,6 +9,7 @@ from typedgen.frontends.sql.bigquery_names_probes import (
     BIGQUERY_NAMES_PROBES,
     BIGQUERY_NAMES_READ,
 )
+from typedgen.frontends.sql.bigquery_probes import BIGQUERY_PROBES, BIGQUERY_READ, BIGQUERY_SYNTAX
 from typedgen.frontends.sql.duckdb_probes import DUCKDB_PROBES, DUCKDB_SYNTAX
 from typedgen.frontends.sql.match_recognize import MATCH_RECOGNIZE_PROBES, MATCH_RECOGNIZE_READ
 from typedgen.frontends.sql.postgres_mysql_probes import (
@@ -477,3 +478,7 @@ DIALECT_SPECIFIC = DIALECT_SPECIFIC | TSQL_MYSQL_SPECIFIC
 FEATURE_PROBES.update(BIGQUERY_NAMES_PROBES)
 READ_FEATURES = READ_FEATURES | BIGQUERY_NAMES_READ
 DIALECT_SPECIFIC = DIALECT_SPECIFIC | BIGQUERY_NAMES_NATIVE
+# Round 7: BigQuery's calls and subscripts (bigquery_probes).
+FEATURE_PROBES.update(BIGQUERY_PROBES)
+READ_FEATURES = READ_FEATURES | BIGQUERY_READ
+DIALECT_SPECIFIC = DIALECT_SPECIFIC | BIGQUERY_SYNTAX

@@ -51,7 +51,7 @@ class QueryRules(WarehouseRules, PgMysqlRules):
                 set_ops.append(self.keyword(*words))
         set_ops += self.warehouse_set_ops()
         operands: list[Expr] = [self.ref("select_core")]
-        if self.has("paren_set_operand"):
+        if self.has("paren_set_operand") or self.has("paren_set_first"):
             operands.append(self.parens(self.ref("query")))
         operand = self.rule("set_operand", alt(*operands))
         body: Expr = operand
@@ -203,11 +203,16 @@ class QueryRules(WarehouseRules, PgMysqlRules):
             opt(seq(self.phrase("GROUP", "BY"), ref("group_by"), self.group_by_suffix())),
             opt(seq(kw("HAVING"), ref("condition"))),
         ]
+        window = qualify = None
         if self.has("named_window"):
             named = seq(ref("ident"), kw("AS"), ref("window_spec"))
-            clauses.append(opt(seq(kw("WINDOW"), self.separated(named))))
+            window = seq(kw("WINDOW"), self.separated(named))
+            clauses.append(opt(window))
         if self.has("qualify"):
-            clauses.append(opt(seq(kw("QUALIFY"), ref("condition"))))
+            qualify = seq(kw("QUALIFY"), ref("condition"))
+            clauses.append(opt(qualify))
+        if window and qualify and self.has("qualify_window"):  # BigQuery: QUALIFY, WINDOW
+            clauses[-2:] = [alt(seq(opt(window), opt(qualify)), seq(qualify, window))]
         clauses += self.using_sample()
         distinct: Expr = kw("DISTINCT")
         if self.has("distinct_on"):
@@ -347,6 +352,9 @@ class QueryRules(WarehouseRules, PgMysqlRules):
         primaries += self.ml_table_functions(name_alias) + self.table_valued_calls(name_alias)
         if pivots and self.has("derived_pivot"):
             primaries.append(seq(self.parens(ref("query")), alt(*pivots)))  # (SELECT ...) PIVOT
+        if pivots and self.has("derived_alias_pivot"):  # BigQuery: (SELECT ...) AS a PIVOT
+            aliased = seq(self.parens(ref("query")), kw("AS"), ref("ident"))
+            primaries.append(seq(aliased, alt(*pivots)))
         primaries += self.vendor_tables(name_alias, columns)
         primaries += self.warehouse_primaries(name_alias, table_alias)
         primaries += self.duckdb_tables(name_alias)
@@ -499,7 +507,8 @@ class QueryRules(WarehouseRules, PgMysqlRules):
             version = seq(kw("FOR", "SYSTEM_TIME"), alt(*forms))
             out.append(seq(version, opt(seq(kw("AS"), ref("ident"))), self.table_hints()))
         if self.has("system_time_after_alias"):
-            version = seq(kw("FOR", "SYSTEM_TIME", "AS", "OF"), value)
+            spaced = [kw("FOR", "SYSTEM", "TIME")] if self.has("system_time_spaced") else []
+            version = seq(alt(kw("FOR", "SYSTEM_TIME"), *spaced), kw("AS", "OF"), value)
             out.append(seq(opt(table_alias), version))
         return out
 
@@ -655,7 +664,10 @@ class QueryRules(WarehouseRules, PgMysqlRules):
                 tails.append(seq(kw("WITH", "ORDINALITY"), opt(alias)))
             if self.has("unnest_offset"):
                 as_name = seq(kw("AS"), ref("ident"))
-                tails.append(seq(opt(as_name), kw("WITH", "OFFSET"), opt(as_name)))
+                offset_name = as_name
+                if self.has("unnest_offset_bare"):  # WITH OFFSET o (written AS o)
+                    offset_name = alt(as_name, ref("ident"))
+                tails.append(seq(opt(as_name), kw("WITH", "OFFSET"), opt(offset_name)))
             out.append(seq(unnest, alt(*tails)))
         if calls and self.has("table_of"):
             of_alias = name_alias
@@ -706,8 +718,11 @@ class QueryRules(WarehouseRules, PgMysqlRules):
             if self.has("pivot_any_value"):  # Spark: PIVOT(SUM(a) AS s, 'x' AS y FOR ...)
                 aggregation = alt(aggregation, ref("expr"))
             comma, group, in_names = self.pivot_tails()
+            agg_alias = seq(kw("AS"), ref("ident"))
+            if self.has("pivot_agg_alias_bare"):  # PIVOT(SUM(b) d FOR ...), written AS d
+                agg_alias = alt(agg_alias, ref("ident"))
             body = seq(
-                self.separated(seq(aggregation, opt(seq(kw("AS"), ref("ident"))))),
+                self.separated(seq(aggregation, opt(agg_alias))),
                 comma,
                 kw("FOR"),
                 ref("column_ref") if self.has("pivot_qualified") else ref("ident"),

@@ -365,9 +365,6 @@ class RuleBuilder:
     def quoted_calls(self) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - BigqueryNameRules
 
-    def subscript_fields(self) -> list[Expr]:
-        raise NotImplementedError  # pragma: no cover - BigqueryNameRules
-
     def bigquery_table_names(self, member: Expr) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - BigqueryNameRules
 

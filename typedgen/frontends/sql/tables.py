@@ -701,7 +701,12 @@ def _read_tables(name: str) -> DialectTables:
             functions = [
                 dataclasses.replace(
                     f,
-                    last_args=probe_last_arguments(f.name, f.arity.counts, features, reads_back),
+                    last_args=probe_last_arguments(
+                        f.name,
+                        f.arity.counts,
+                        features if f.aggregate else features - {"respect_nulls_arg"},
+                        reads_back,
+                    ),
                 )
                 for f in functions
             ]

@@ -8,6 +8,7 @@ predicate, a table suffix, a call); each returns nothing where the dialect lacks
 from __future__ import annotations
 
 from typedgen.frontends.sql.bigquery_ml import MlTableRules
+from typedgen.frontends.sql.bigquery_syntax import BigQuerySyntaxRules
 from typedgen.frontends.sql.date_parts import DatePartRules
 from typedgen.frontends.sql.lexicon import basic_terminal
 from typedgen.frontends.sql.rules import alt, empty, opt, seq, star
@@ -41,7 +42,9 @@ def _stage_path() -> Expr:
     return seq(Lit.text("@"), alt(Lit.text("~"), name), path)
 
 
-class WarehouseRules(SemistructuredRules, DatePartRules, SnowflakeRules, MlTableRules):
+class WarehouseRules(
+    SemistructuredRules, DatePartRules, SnowflakeRules, MlTableRules, BigQuerySyntaxRules
+):
     """Hooks for the constructs one warehouse has."""
 
     # -- words -----------------------------------------------------------------------------
