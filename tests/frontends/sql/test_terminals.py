@@ -8,6 +8,7 @@ lone ``\\r`` were not).
 from __future__ import annotations
 
 import pytest
+import sqlglot
 
 import typedgen
 from typedgen.errors import OptionError
@@ -102,6 +103,31 @@ def test_comments_are_opt_in(text: str) -> None:
 )
 def test_comments_refused(text: str) -> None:
     assert not sql_accepts(typedgen.Sql("sqlite", comments=True), text)
+
+
+@pytest.mark.parametrize("dialect", ["sqlite", "postgres", "mysql", "snowflake", "bigquery"])
+def test_a_line_comment_is_refused_whole_not_ended_early(dialect: str) -> None:
+    # sqlglot reads a line comment to the line's end: SELECT a--x*/+1 is SELECT a, while
+    # COMMENT stops before "*/" (sqlglot writes a line comment back as /* */).
+    sql = typedgen.Sql(dialect, comments=True, whitespace="check")
+    parsed = sqlglot.parse_one("SELECT a -- x*/+1", read=dialect)
+    assert parsed.sql(dialect) == "SELECT a /* x* /+1 */"  # the whole rest of the line
+    assert not sql_accepts(sql, "SELECT a -- x*/+1")
+    assert not sql_accepts(sql, "SELECT a -- x*/\n+1")
+    assert sql_accepts(sql, "SELECT a -- x*\n+1")
+    assert sql_accepts(sql, "SELECT a -- x\r\n+1")
+
+
+@pytest.mark.parametrize("dialect", ["sqlite", "postgres", "mysql", "bigquery"])
+def test_nothing_after_the_closing_semicolon(dialect: str) -> None:
+    # sqlglot reads a comment after the closing ";" as a statement of its own.
+    sql = typedgen.Sql(dialect, comments=True, whitespace="check")
+    assert len(sqlglot.parse("SELECT 1; -- c", read=dialect)) == 2
+    for text in ("SELECT 1;-- c", "SELECT 1; /* c */", "SELECT 1;\n\n-- c\n"):
+        assert not sql_accepts(sql, text), text
+    for text in ("SELECT 1 -- c\n;", "SELECT 1 /* c */;", "SELECT 1;\n", "-- c\nSELECT 1;"):
+        assert sql_accepts(sql, text), text
+        assert len(sqlglot.parse(text, read=dialect)) == 1
 
 
 def test_comment_openers_follow_the_dialect() -> None:

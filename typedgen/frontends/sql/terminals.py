@@ -13,7 +13,7 @@ from typedgen.frontends.sql.lexicon import basic_terminal
 from typedgen.frontends.sql.postgres_mysql import PgMysqlRules
 from typedgen.frontends.sql.rules import PUNCT, alt, empty, opt, seq, star
 from typedgen.ir.grammar import Rule
-from typedgen.ir.nodes import CharClass, Expr, Intersect, Lit, Repeat
+from typedgen.ir.nodes import CharClass, Expr, Intersect, Lit, Ref, Repeat
 
 __all__ = ["TerminalRules"]
 
@@ -62,8 +62,22 @@ class TerminalRules(PgMysqlRules):
     def terminal(self, name: str, body: Expr, priority: int = 1) -> Rule:
         return basic_terminal(name, body, self.origin.at(name), priority)
 
+    def commented(self) -> bool:
+        """Comments are on and the dialect has some."""
+        return bool(self.options.comments and self.tables.comments)
+
+    def terminator(self) -> Expr:
+        """The closing ``;``. With comments on it is a lexeme of its own that takes the
+        whitespace after it, so that ``RESERVED_COMMENT_AFTER_END`` (a comment after it, which
+        sqlglot reads as a statement of its own) is the longer match and is refused."""
+        if not self.commented():
+            return self.punct(";")
+        return Ref("END_SEMICOLON")
+
     def fixed_terminals(self) -> list[Rule]:
         out = [self.terminal(PUNCT[s], Lit.text(s)) for s in sorted(self.punct_used)]
+        if self.commented() and self.options.terminator:
+            out.append(self.terminal("END_SEMICOLON", seq(Lit.text(";"), opt(self.whitespace()))))
         digits = Repeat(_DIGIT, 1)
         exponent = seq(CharClass.of("eE"), opt(CharClass.of("+-")), digits)
         # Integers that fit in 64 bits (LIMIT, TOP, type sizes take only these); other numbers
@@ -114,13 +128,16 @@ class TerminalRules(PgMysqlRules):
         runs = seq(star(blank), Repeat(seq(newline, star(blank)), 0, 2))
         return Intersect((Repeat(CharClass.of(" \t\r\n"), 1, _MAX_GEN_WS), runs))
 
-    def comment_forms(self, *, bounded: bool) -> list[Expr]:
+    def comment_forms(self, *, bounded: bool, whole_line: bool = False) -> list[Expr]:
         """The dialect's comments: ``--``, ``#``, ``//`` to the line end, ``/* */``; each at
-        most :data:`_MAX_COMMENT` characters when ``bounded``."""
+        most :data:`_MAX_COMMENT` characters when ``bounded``. ``whole_line``: the line
+        comments only, each as sqlglot reads it, to the line's end whatever it holds."""
         text = CharClass.of(_CONTROLS, negated=True)
         limit = _MAX_COMMENT if bounded else None
         forms: list[Expr] = []
         for opener in sorted(set(self.tables.comments)):
+            if opener == "/*" and whole_line:
+                continue
             if opener == "/*":
                 # No "*/" inside (it closes), no "/*" (some dialects nest comments).
                 char = alt(text, CharClass.of("\n"))
@@ -131,7 +148,9 @@ class TerminalRules(PgMysqlRules):
             else:
                 # Up to the line end; sqlglot writes it back as /* ... */, so no "*/" inside.
                 body = _line_comment_text(text)
-                if limit is not None:
+                if whole_line:
+                    body = star(CharClass.of("\r\n", negated=True))
+                elif limit is not None:
                     body = Intersect((Repeat(text, 0, limit), body))
                 # A longer symbol wins over the comment opener: ClickHouse lexes "#>" and
                 # "#>>" (JSON paths) before a "#" comment, so "#> x" is no comment there.
@@ -239,6 +258,20 @@ class TerminalRules(PgMysqlRules):
         if self.options.comments and self.tables.comments:
             long_comment = alt(*self.comment_forms(bounded=False))
             out.append(self.terminal("RESERVED_LONG_COMMENT", long_comment, 0))
+            # A line comment ends at the line's end for sqlglot: one that holds "*/" (which
+            # COMMENT stops before, sqlglot writing it back as /* */) or a control character
+            # is refused whole, not ended early (SELECT a--x*/+1 is SELECT a for sqlglot).
+            lines = self.comment_forms(bounded=False, whole_line=True)
+            if lines:
+                out.append(self.terminal("RESERVED_LINE_COMMENT", alt(*lines), 0))
+            if self.options.terminator:
+                # Nothing may follow the closing ";" (END_SEMICOLON): sqlglot reads a comment
+                # there as a statement of its own (SELECT 1; -- c is two statements).
+                openers = alt(*(Lit.text(o) for o in sorted(set(self.tables.comments))))
+                blanks = star(CharClass.of(" \t\r\n"))
+                rest = star(CharClass.of("", negated=True))
+                after_end = seq(Lit.text(";"), blanks, openers, rest)
+                out.append(self.terminal("RESERVED_COMMENT_AFTER_END", after_end, 0))
         word_after_digits = seq(
             Repeat(_DIGIT, 1),
             opt(seq(Lit.text("."), Repeat(_DIGIT, 1))),
