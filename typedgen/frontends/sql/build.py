@@ -91,7 +91,7 @@ class _Builder(
                 " has them",
             )
         # One statement, optionally closed by ";" (a terminator; nothing may follow it).
-        end = opt(self.terminator()) if self.options.terminator else empty()
+        end = opt(self.punct(";")) if self.options.terminator else empty()
         self.rule("statement", seq(alt(*statements), end))
         self.expressions()
         self.names()

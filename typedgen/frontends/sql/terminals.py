@@ -13,7 +13,7 @@ from typedgen.frontends.sql.lexicon import basic_terminal
 from typedgen.frontends.sql.postgres_mysql import PgMysqlRules
 from typedgen.frontends.sql.rules import PUNCT, alt, empty, opt, seq, star
 from typedgen.ir.grammar import Rule
-from typedgen.ir.nodes import CharClass, Expr, Intersect, Lit, Ref, Repeat
+from typedgen.ir.nodes import CharClass, Expr, Intersect, Lit, Repeat
 
 __all__ = ["TerminalRules"]
 
@@ -66,18 +66,17 @@ class TerminalRules(PgMysqlRules):
         """Comments are on and the dialect has some."""
         return bool(self.options.comments and self.tables.comments)
 
-    def terminator(self) -> Expr:
-        """The closing ``;``. With comments on it is a lexeme of its own that takes the
-        whitespace after it, so that ``RESERVED_COMMENT_AFTER_END`` (a comment after it, which
-        sqlglot reads as a statement of its own) is the longer match and is refused."""
-        if not self.commented():
-            return self.punct(";")
-        return Ref("END_SEMICOLON")
+    def symbol_body(self, symbol: str) -> Expr:
+        """A symbol's text. With comments on, ``;`` takes the whitespace after it, so that
+        ``RESERVED_COMMENT_AFTER_END`` (a comment after the closing ``;``, which sqlglot reads
+        as a statement of its own) is the longer match and is refused; a ``;`` inside a
+        routine's body is the same lexeme, so no comment may follow it either."""
+        if symbol == ";" and self.commented():
+            return seq(Lit.text(";"), opt(self.whitespace()))
+        return Lit.text(symbol)
 
     def fixed_terminals(self) -> list[Rule]:
-        out = [self.terminal(PUNCT[s], Lit.text(s)) for s in sorted(self.punct_used)]
-        if self.commented() and self.options.terminator:
-            out.append(self.terminal("END_SEMICOLON", seq(Lit.text(";"), opt(self.whitespace()))))
+        out = [self.terminal(PUNCT[s], self.symbol_body(s)) for s in sorted(self.punct_used)]
         digits = Repeat(_DIGIT, 1)
         exponent = seq(CharClass.of("eE"), opt(CharClass.of("+-")), digits)
         # Integers that fit in 64 bits (LIMIT, TOP, type sizes take only these); other numbers
@@ -265,7 +264,7 @@ class TerminalRules(PgMysqlRules):
             if lines:
                 out.append(self.terminal("RESERVED_LINE_COMMENT", alt(*lines), 0))
             if self.options.terminator:
-                # Nothing may follow the closing ";" (END_SEMICOLON): sqlglot reads a comment
+                # Nothing may follow the closing ";" (see symbol_body): sqlglot reads a comment
                 # there as a statement of its own (SELECT 1; -- c is two statements).
                 openers = alt(*(Lit.text(o) for o in sorted(set(self.tables.comments))))
                 blanks = star(CharClass.of(" \t\r\n"))
