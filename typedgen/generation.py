@@ -113,7 +113,10 @@ class StreamEvent:
 
     ``delta`` is the new text, ``text`` all text of this attempt so far; for JSON outputs,
     ``partial`` is the value parsed so far (complete fields only, nested containers partial).
-    The last event has ``done=True`` and the bound, validated ``value``.
+    The last event has ``done=True`` and the bound, validated ``value``. ``retract`` is how many
+    characters of the text before this event were taken back first (the loop guard or a
+    repeated JSON key rolled the row back): the text is the earlier text less its last
+    ``retract`` characters, plus ``delta``.
     """
 
     delta: str
@@ -122,6 +125,7 @@ class StreamEvent:
     partial: Any = None
     done: bool = False
     value: Any = None
+    retract: int = 0
 
 
 @dataclass
@@ -513,10 +517,22 @@ class Generator:
             parser = PartialJSONParser() if self._json else None
             answer_from = None if mark else 0
             yield StreamEvent("", text, attempt_no, None)
+        rewound = row.rewound
         for update in decoder.steps():
             for _, new_bytes in update:
-                delta = utf8.decode(new_bytes)
-                if not delta:
+                retract = 0
+                if row.rewound != rewound:  # rolled back in this step: restart from its text
+                    rewound = row.rewound
+                    utf8.reset()
+                    full = utf8.decode(decoder.vocab.decode(row.tokens))
+                    common = _common_prefix(text, full)
+                    retract, delta = len(text) - common, full[common:]
+                    parser = PartialJSONParser() if self._json else None
+                    answer_from, fed = (None if mark else 0), 0
+                    text = full[:common]
+                else:
+                    delta = utf8.decode(new_bytes)
+                if not delta and not retract:
                     continue
                 text += delta
                 partial = None
@@ -530,7 +546,7 @@ class Generator:
                         fed = max(fed, stop)
                         if state is not None:
                             partial = self._partial_object(state.value)
-                yield StreamEvent(delta, text, attempt_no, partial)
+                yield StreamEvent(delta, text, attempt_no, partial, retract=retract)
 
     def _partial_object(self, value: Any) -> Any:
         """For a Pydantic model, the fields complete so far, validated one by one."""
@@ -661,6 +677,13 @@ class Generator:
         if text is None:
             return messages
         return with_instructions(messages, text, takes_system(self.model.tokenizer))
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """The length of the longest common prefix of ``a`` and ``b``."""
+    return next(
+        (k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
+    )
 
 
 def _failed(decoder: Decoder, row: Row, error: GenerationError, attempt_no: int) -> Attempt:

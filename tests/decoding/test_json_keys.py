@@ -159,3 +159,20 @@ def test_not_json_or_switched_off_means_no_tracker(tiny: Any) -> None:
     assert options(typedgen.Regex("[a-z]+")).unique_keys is None
     fenced = typedgen.Generator(OPEN_INTS, tiny, reasoning="fenced")
     assert fenced._options(fenced._settings).unique_keys == b"```json\n"
+
+
+def test_a_stream_takes_back_what_was_rolled_back(
+    smollm2_tokenizer: Any, smollm2_vocab: Any
+) -> None:
+    # The rollbacks of seed 2's repeated keys happen while streaming: each event's retract
+    # and delta rebuild the text, which ends as the call's, and each event's text is it.
+    tiny = tiny_model(smollm2_tokenizer, smollm2_vocab, seed=2)
+    generator = typedgen.Generator(OPEN_INTS, tiny, max_tokens=60, on_max_tokens="finish")
+    events = list(generator.stream("x"))
+    text = ""
+    for event in events[:-1]:
+        text = text[: len(text) - event.retract] + event.delta
+        assert text == event.text
+    assert any(e.retract for e in events)
+    assert text == events[-1].text == generator("x", return_details=True).text
+    assert not duplicates(text)
