@@ -28,8 +28,9 @@ __all__ = ["KeyEvent", "KeyTracker", "Repeated"]
 
 @dataclass(frozen=True)
 class KeyEvent:
-    """A repeated object key met while decoding: where (tokens before it), which key, and
-    whether the token writing it was ``"excluded"`` or, with nothing else allowed, ``"kept"``.
+    """A repeated object key met while decoding: where (tokens before it), which key, and what
+    was done: ``"rolled back"`` (to the comma before the key, excluded there), ``"excluded"``
+    (another token chosen at the key) or, with nothing else allowed, ``"kept"``.
 
     ``attempt`` is the attempt's index in ``Details.attempts``."""
 

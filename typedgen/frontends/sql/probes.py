@@ -449,36 +449,27 @@ class names them in ``include_features`` (see :mod:`.dialects`); where one does,
 must still round-trip there. ``cast_format`` has no probe of its own: it is on where some type
 takes ``FORMAT`` (``DialectTables.format_types``)."""
 
-# Round 5: one warehouse's constructs (DuckDB, BigQuery, Snowflake, ClickHouse, Trino).
-FEATURE_PROBES.update(WAREHOUSE_PROBES)
-READ_FEATURES = READ_FEATURES | WAREHOUSE_READ
-DIALECT_SPECIFIC = DIALECT_SPECIFIC | WAREHOUSE_SPECIFIC
-# Round 6: PostgreSQL's and MySQL's constructs.
-FEATURE_PROBES.update(PG_MYSQL_PROBES)
-READ_FEATURES = READ_FEATURES | PG_MYSQL_READ
-DIALECT_SPECIFIC = DIALECT_SPECIFIC | PG_MYSQL_SPECIFIC
-# Round 6: DuckDB's own syntax (FROM-first queries, COLUMNS(*), slices with a step...).
-FEATURE_PROBES.update(DUCKDB_PROBES)
-READ_FEATURES = READ_FEATURES | frozenset(DUCKDB_PROBES)
-DIALECT_SPECIFIC = DIALECT_SPECIFIC | DUCKDB_SYNTAX
+_FAMILIES: tuple[tuple[dict[str, str], frozenset[str], frozenset[str]], ...] = (
+    # (probes, those read back in another spelling, those on only where a dialect names them)
+    # Round 5: one warehouse's constructs (DuckDB, BigQuery, Snowflake, ClickHouse, Trino).
+    (WAREHOUSE_PROBES, WAREHOUSE_READ, WAREHOUSE_SPECIFIC),
+    # Round 6: PostgreSQL's and MySQL's constructs; DuckDB's own syntax (FROM-first queries,
+    # COLUMNS(*), slices with a step...); T-SQL's and Oracle's; inline SQL routines (Trino's
+    # WITH FUNCTION); MATCH_RECOGNIZE.
+    (PG_MYSQL_PROBES, PG_MYSQL_READ, PG_MYSQL_SPECIFIC),
+    (DUCKDB_PROBES, frozenset(DUCKDB_PROBES), DUCKDB_SYNTAX),
+    (TSQL_ORACLE_PROBES, TSQL_ORACLE_READ, TSQL_NATIVE | ORACLE_NATIVE),
+    (ROUTINE_PROBES, frozenset(), frozenset()),
+    (MATCH_RECOGNIZE_PROBES, MATCH_RECOGNIZE_READ, frozenset()),
+    # Round 7: T-SQL's and MySQL's; BigQuery's names and lexemes; BigQuery's calls and
+    # subscripts.
+    (TSQL_MYSQL_PROBES, TSQL_MYSQL_READ, TSQL_MYSQL_SPECIFIC),
+    (BIGQUERY_NAMES_PROBES, BIGQUERY_NAMES_READ, BIGQUERY_NAMES_NATIVE),
+    (BIGQUERY_PROBES, BIGQUERY_READ, BIGQUERY_SYNTAX),
+)
+"""The feature modules' probes, registered here (one line per family)."""
 
-# Round 6: T-SQL's and Oracle's own constructs (tsql_oracle_probes).
-FEATURE_PROBES.update(TSQL_ORACLE_PROBES)
-READ_FEATURES = READ_FEATURES | TSQL_ORACLE_READ
-DIALECT_SPECIFIC = DIALECT_SPECIFIC | TSQL_NATIVE | ORACLE_NATIVE
-# Round 6: inline SQL routines (Trino's WITH FUNCTION), MATCH_RECOGNIZE.
-FEATURE_PROBES.update(ROUTINE_PROBES)
-FEATURE_PROBES.update(MATCH_RECOGNIZE_PROBES)
-READ_FEATURES = READ_FEATURES | MATCH_RECOGNIZE_READ
-# Round 7: T-SQL's and MySQL's constructs (tsql_mysql_probes).
-FEATURE_PROBES.update(TSQL_MYSQL_PROBES)
-READ_FEATURES = READ_FEATURES | TSQL_MYSQL_READ
-DIALECT_SPECIFIC = DIALECT_SPECIFIC | TSQL_MYSQL_SPECIFIC
-# Round 7: BigQuery's names and lexemes (bigquery_names_probes).
-FEATURE_PROBES.update(BIGQUERY_NAMES_PROBES)
-READ_FEATURES = READ_FEATURES | BIGQUERY_NAMES_READ
-DIALECT_SPECIFIC = DIALECT_SPECIFIC | BIGQUERY_NAMES_NATIVE
-# Round 7: BigQuery's calls and subscripts (bigquery_probes).
-FEATURE_PROBES.update(BIGQUERY_PROBES)
-READ_FEATURES = READ_FEATURES | BIGQUERY_READ
-DIALECT_SPECIFIC = DIALECT_SPECIFIC | BIGQUERY_SYNTAX
+for _probes, _read, _specific in _FAMILIES:
+    FEATURE_PROBES.update(_probes)
+    READ_FEATURES = READ_FEATURES | _read
+    DIALECT_SPECIFIC = DIALECT_SPECIFIC | _specific
