@@ -283,7 +283,7 @@ class Generator:
 
     def _options(self, settings: _Settings) -> DecodeOptions:
         """The decoding loop's options for a call: the settings', and for constrained JSON with
-        ``unique_keys`` the text before the JSON (so repeated object keys are excluded)."""
+        ``unique_keys`` the text before the JSON (so that repeated object keys are refused)."""
         options = settings.decode_options()
         if not (settings.unique_keys and settings.constrain and self._json):
             return options
@@ -329,13 +329,7 @@ class Generator:
                 try:
                     attempt = self._finish(run, decoder, row)
                 except GenerationError as exc:
-                    failed = _with_events(
-                        Attempt(
-                            decoder.text(row), None, describe(exc), None, row.sampled, row.forced
-                        ),
-                        row,
-                        round_no,
-                    )
+                    failed = _failed(decoder, row, exc, round_no)
                     if not exc.attempts:
                         exc.attempts = [*history[i], failed]
                     exc.details = self._details(
@@ -448,13 +442,7 @@ class Generator:
             except GenerationError as exc:
                 if decoder is not None and isinstance(exc, type(decoder.rows[0].error)):
                     row = decoder.rows[0]
-                    failed = _with_events(
-                        Attempt(
-                            decoder.text(row), None, describe(exc), None, row.sampled, row.forced
-                        ),
-                        row,
-                        attempt_no,
-                    )
+                    failed = _failed(decoder, row, exc, attempt_no)
                     passes += decoder.forward_passes
                     if not exc.attempts:
                         exc.attempts = [*attempts, failed]

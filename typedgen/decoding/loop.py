@@ -112,9 +112,9 @@ class DecodeOptions:
     loop_guard: LoopGuard | None = None
     """Stop degenerate loops inside free text (see :mod:`typedgen.decoding.loops`)."""
     unique_keys: bytes | None = None
-    """For JSON output: the text right before the JSON (``b""`` when it starts at once); a token
-    that would close a key its object already holds is excluded (see
-    :mod:`typedgen.decoding.json_keys`). ``None``: off."""
+    """For JSON output: the text right before the JSON (``b""`` when it starts at once); a key
+    its object already holds is not written again (see :mod:`typedgen.decoding.json_keys`).
+    ``None``: off."""
 
     def __post_init__(self) -> None:
         if self.max_tokens < 1:
