@@ -101,7 +101,7 @@ class TerminalRules(PgMysqlRules):
         out.extend(self.terminal(name, params[name], 2) for name in used)
         out.extend(self.pg_mysql_terminals())
         out.append(self.terminal("WS", self.whitespace()))
-        if self.options.comments and self.tables.comments:
+        if self.commented():
             # Comments are lexemes of their own (ignored like WS): a gap that took both would
             # have to give back a "-" when "-b" follows " -" (the lexer does not back up).
             out.append(self.terminal("COMMENT", alt(*self.comment_forms(bounded=True))))
@@ -254,7 +254,7 @@ class TerminalRules(PgMysqlRules):
         # rather than split into two runs; so is a comment longer than COMMENT allows.
         any_ws = Repeat(CharClass.of(" \t\r\n"), 1)
         out.append(self.terminal("RESERVED_WHITESPACE", any_ws, 0))
-        if self.options.comments and self.tables.comments:
+        if self.commented():
             long_comment = alt(*self.comment_forms(bounded=False))
             out.append(self.terminal("RESERVED_LONG_COMMENT", long_comment, 0))
             # A line comment ends at the line's end for sqlglot: one that holds "*/" (which
