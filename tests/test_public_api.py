@@ -20,6 +20,7 @@ EXPECTED = {
     "DecodeError",
     "DSL",
     "Fault",
+    "KeyEvent",
     "LoopEvent",
     "LoopGuard",
     "PromptWarning",
