@@ -184,13 +184,10 @@ class KeyTracker:
         ``forced`` gives the bytes the grammar forces after ``token``; it is called only when
         the token leaves a key open, since a forced closing quote (``"a`` then ``":`` from an
         enum of keys) closes the key as surely as a sampled one."""
+        state = self._sync(tokens)  # incremental: the tokens since the last call
         piece = self._piece(token)
-        state = self._states[-1] if self._tokens == tokens else None
-        if state is not None and not state.in_string and b'"' not in piece:
+        if state.done or (not state.in_string and b'"' not in piece):
             return None  # the common case: no string is open or opened
-        state = self._sync(tokens)
-        if state.done:
-            return None
         index = len(tokens)
         after, found = _feed(state, piece, self._mark, index)
         if found is None and after.string is not None and forced is not None:
