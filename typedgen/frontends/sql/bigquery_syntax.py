@@ -32,9 +32,6 @@ __all__ = ["BigQuerySyntaxRules"]
 class BigQuerySyntaxRules(RuleBuilder):
     """Hooks for BigQuery's constructs; each returns nothing where the dialect lacks it."""
 
-    def _offered(self, name: str) -> bool:
-        return self.options.functions is None or name in self.options.functions
-
     def bigquery_primaries(self) -> list[Expr]:
         """Values: interval arithmetic calls, ``AI.`` calls and qualified user functions."""
         out = self.interval_calls() + self.prefixed_calls() + self.qualified_udfs()
@@ -54,7 +51,7 @@ class BigQuerySyntaxRules(RuleBuilder):
         comma = punct(",")
         out: list[Expr] = []
         for name, names, most in named_parser_calls(self.tables.name):
-            if not self._offered(name):
+            if not self.offers(name):
                 continue
             named = alt(*(seq(kw(n.upper()), punct("=>"), ref("expr")) for n in names))
             named_list = seq(named, Repeat(seq(comma, named), 0, len(names) - 1))
@@ -94,7 +91,7 @@ class BigQuerySyntaxRules(RuleBuilder):
         }
         out: list[Expr] = []
         for name, units, amounts in interval_calls(self.tables.name):
-            if not self._offered(name):
+            if not self.offers(name):
                 continue
             amount = alt(*(kinds[a] for a in amounts))
             interval = seq(kw("INTERVAL"), amount, alt(*(kw(u) for u in units)))
@@ -114,7 +111,7 @@ class BigQuerySyntaxRules(RuleBuilder):
         shapes = {"prompt": model, "prompt_struct": seq(model, punct(","), struct)}
         out: list[Expr] = []
         for name, kind in prefixed_functions(self.tables.name, "AI"):
-            if not self._offered(name):
+            if not self.offers(name):
                 continue
             head = seq(kw("AI"), punct("."), kw(name))
             if kind == "plain":

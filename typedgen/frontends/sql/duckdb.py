@@ -87,12 +87,7 @@ class DuckdbRules(DuckdbCallRules):
         expression of a string's type, comes back cast)."""
         if not self.has("column_aggregates"):
             return []
-        wanted = self.options.functions
-        names = [
-            n
-            for n in self.tables.warehouse.column_aggregates
-            if wanted is None or n.upper() in wanted
-        ]
+        names = [n for n in self.tables.warehouse.column_aggregates if self.offers(n)]
         if not names or not self.any_calls():
             return []
         arg = alt(self.ref("column_ref"), Ref("INTEGER"))

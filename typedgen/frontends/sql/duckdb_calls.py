@@ -23,10 +23,6 @@ class DuckdbCallRules(StringClassRules, RuleBuilder):
             return []
         return [*self.unit_calls(), *self.flag_calls(), *self.nulls_calls(), *self.ordered_bare()]
 
-    def _wanted(self, name: str) -> bool:
-        wanted = self.options.functions
-        return wanted is None or name.upper() in wanted
-
     def date_operand(self) -> Expr:
         """An argument beside a date part: no bare string (sqlglot writes one cast to a date,
         ``CAST('2020-01-01' AS DATE)``, another tree): a column, a call, a cast, a typed
@@ -46,7 +42,7 @@ class DuckdbCallRules(StringClassRules, RuleBuilder):
             return []
         out: list[Expr] = []
         for name, count, parts in self.tables.duckdb.unit_calls:
-            if not self._wanted(name):
+            if not self.offers(name):
                 continue
             unit = self.string_class("date_part", (s for p in parts for s in (p, p.lower())))
             if unit is None:
@@ -62,7 +58,7 @@ class DuckdbCallRules(StringClassRules, RuleBuilder):
             return []
         out: list[Expr] = []
         for name, count, flags in self.tables.duckdb.flag_calls:
-            if not self._wanted(name):
+            if not self.offers(name):
                 continue
             flag = self.string_class(f"flags_{name.lower()}", flags)
             if flag is None:
@@ -79,7 +75,7 @@ class DuckdbCallRules(StringClassRules, RuleBuilder):
         nulls = alt(kw("IGNORE", "NULLS"), kw("RESPECT", "NULLS"))
         out: list[Expr] = []
         for name, counts, ordered in self.tables.duckdb.nulls_calls:
-            if not self._wanted(name):
+            if not self.offers(name):
                 continue
             order = opt(ref("order_by")) if ordered else empty()
             lists = [
@@ -94,7 +90,7 @@ class DuckdbCallRules(StringClassRules, RuleBuilder):
         """``RANK( ORDER BY a) OVER (...)``."""
         if not self.has("ordered_bare"):
             return []
-        names = [n for n in self.tables.duckdb.ordered_bare if self._wanted(n)]
+        names = [n for n in self.tables.duckdb.ordered_bare if self.offers(n)]
         if not names:
             return []
         call = seq(alt(*(self.keyword(n) for n in names)), self.parens(self.ref("order_by")))

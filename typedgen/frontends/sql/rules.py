@@ -194,6 +194,10 @@ class RuleBuilder:
     def has(self, feature: str) -> bool:
         return feature in self.features
 
+    def offers(self, function: str) -> bool:
+        """Whether ``functions=`` (when given; stored upper-case) names ``function``."""
+        return self.options.functions is None or function.upper() in self.options.functions
+
     def rule(self, name: str, body: Expr) -> Ref:
         self.rules[name] = Rule(name, body, origin=self.origin.at(name))
         return Ref(name)

@@ -44,14 +44,14 @@ class TsqlMysqlRules(RuleBuilder):
         ``CAST(a AS CHAR CHARACTER SET charset)``)."""
         kw, ref = self.keyword, self.ref
         out: list[Expr] = []
-        if self.has("group_concat") and self._offers("GROUP_CONCAT"):
+        if self.has("group_concat") and self.offers("GROUP_CONCAT"):
             order = opt(ref("order_by"))
             separator = opt(seq(kw("SEPARATOR"), Ref("STRING")))
             args = seq(opt(kw("DISTINCT")), ref("expr"), order, separator)
             out.append(seq(kw("GROUP_CONCAT"), self.parens(args)))
-        if self.has("charset_call") and self._offers("CHARSET"):
+        if self.has("charset_call") and self.offers("CHARSET"):
             out.append(seq(kw("CHARSET"), self.parens(ref("expr"))))
-        if self.has("convert_using") and self._offers("CONVERT"):
+        if self.has("convert_using") and self.offers("CONVERT"):
             # sqlglot reads a charset as a plain word, a quoted name or BINARY.
             names: list[Expr] = [Ref("IDENT"), kw("BINARY")]
             if self.tables.identifier_quotes:
@@ -75,7 +75,3 @@ class TsqlMysqlRules(RuleBuilder):
         self.rule("mysql_json_columns", columns)
         body = seq(ref("bitwise"), self.punct(","), Ref("STRING"), ref("mysql_json_columns"))
         return [seq(kw("JSON_TABLE"), self.parens(body), name_alias)]
-
-    def _offers(self, function: str) -> bool:
-        """Whether ``functions=`` (when given) names ``function``."""
-        return self.options.functions is None or function in self.options.functions

@@ -178,8 +178,7 @@ class TsqlOracleRules(RuleBuilder):
             random = seq(kw("DBMS_RANDOM"), self.punct("."), kw("VALUE"))
             out.append(seq(random, self.parens(bounds)))
         types = bool(set(self.tables.types) - self.options.exclude_types)
-        offered = self.options.functions is None or "CONVERT" in self.options.functions
-        if self.has("convert_type") and types and offered:
+        if self.has("convert_type") and types and self.offers("CONVERT"):
             style = opt(seq(self.punct(","), Ref("INTEGER")))
             args = self.parens(ref("data_type"), self.punct(","), ref("expr"), style)
             out.append(seq(kw("CONVERT"), args))
@@ -203,7 +202,7 @@ class TsqlOracleRules(RuleBuilder):
         returning = opt(seq(kw("RETURNING"), ref("data_type")))
         out: list[Expr] = []
         for word, pairs in (("JSON_OBJECT", self.separated(pair)), ("JSON_OBJECTAGG", pair)):
-            if self.options.functions is None or word in self.options.functions:
+            if self.offers(word):
                 out.append(seq(kw(word), self.parens(pairs, on_null, returning)))
         return out
 

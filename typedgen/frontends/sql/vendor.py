@@ -198,10 +198,6 @@ class VendorRules(PgMysqlRules):
             column = seq(column, opt(seq(self.keyword("AS"), value)))
         return column
 
-    def offers(self, function: str) -> bool:
-        """Whether ``functions=`` (when given) names ``function``."""
-        return self.options.functions is None or function in self.options.functions
-
     def keep_clause(self) -> Expr:
         """Oracle's ``MIN(a) KEEP (DENSE_RANK FIRST|LAST ORDER BY c) [OVER (...)]`` after an
         aggregate (registered before the lexicon is built, as the other call tails)."""

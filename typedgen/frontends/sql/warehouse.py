@@ -66,8 +66,7 @@ class WarehouseRules(
     def _offered(self, name: str) -> bool:
         """Whether a function may be called: ``functions=`` names it (or is not given), and
         some call is offered at all."""
-        wanted = self.options.functions
-        if wanted is not None and name.upper() not in wanted:
+        if not self.offers(name):
             return False
         return bool(self.callable_functions()) or (
             self.options.anonymous_calls and self.has("anonymous")
