@@ -262,6 +262,31 @@ def test_guard_leaves_a_digit_run_where_the_lexeme_cannot_end(tiny: LoadedModel)
     assert 8 <= len(whole) < 8 + longest
 
 
+def test_guard_closes_a_digit_run_where_the_pattern_is_met(tiny: LoadedModel) -> None:
+    """A pattern that wants six digits: the lexeme cannot end after the run's first digit, so
+    the guard closes at the first place in the run where it can (after the sixth), once; before,
+    it rolled back to the first digit, the model wrote the same run again, and so on."""
+    schema = {"type": "string", "pattern": "^[0-9]{6}"}
+    generator = typedgen.Generator(schema, tiny, max_tokens=60)
+    with pytest.raises(typedgen.IncompleteOutputError):
+        generator("Write:", loop_guard=False)
+    details = generator("Write:", return_details=True)
+    jsonschema.validate(details.value, schema)
+    assert details.value.isdigit() and len(details.value) == 6
+    assert [e.action for e in details.loops] == ["closed"]
+
+
+def test_guard_leaves_a_digit_run_no_place_of_which_can_close(tiny: LoadedModel) -> None:
+    """No place in the repeated run may end the string (the pattern wants ``.`` and two
+    digits): the run is kept and the next token steered off the digits, at once."""
+    schema = {"type": "string", "pattern": "^[0-9]+[.][0-9]{2}$"}
+    details = typedgen.Generator(schema, tiny, max_tokens=60)("Write:", return_details=True)
+    jsonschema.validate(details.value, schema)
+    whole = details.value.split(".")[0]
+    assert len(whole) == DIGIT_RUN_BYTES and len(set(whole)) == 1
+    assert [e.action for e in details.loops] == ["closed"]
+
+
 def test_trailing_digits(smollm2_vocab: Any) -> None:
     pieces = smollm2_vocab.tokens
     ids = [smollm2_vocab.tokens.index(p) for p in (b"x", b":", b"1", b"2", b"3")]

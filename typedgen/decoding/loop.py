@@ -579,12 +579,25 @@ class Decoder:
             guard.action == "close"
             or (guard.action == "penalty+close" and (digits or row.strikes >= guard.close_after))
         )
-        dropped = position - (found.start + len(found.unit))
-        if closing and row.rewound + dropped <= self.options.max_tokens:
-            row.strikes = 0
-            row.rewound += dropped
-            row.loops.append(LoopEvent(found.start, shown, found.repeats, "closed"))
-            return _Steer(rewind_to=found.start + len(found.unit))
+        if closing:
+            # Close where the lexeme can end: at the first unit's end, or later in the span
+            # where a pattern still wants more (``\\d{6}`` after one of its digits).
+            keep = self._close_point(row, found.start + len(found.unit))
+            if keep is None and digits:
+                # Nowhere in the span may the lexeme end: leave the digits (a pattern's
+                # ``(\\d+)\\.`` goes on to its ``.``) rather than rewind to the same place.
+                others = frozenset(b for b in row.matcher.allowed_bytes() if not 0x30 <= b <= 0x39)
+                if others:
+                    row.strikes = 0
+                    row.loops.append(LoopEvent(found.start, shown, found.repeats, "closed"))
+                    return _Steer(only_first=others)
+            elif keep is not None and row.rewound + position - keep <= self.options.max_tokens:
+                row.strikes = 0
+                row.loops.append(LoopEvent(found.start, shown, found.repeats, "closed"))
+                if keep == position:
+                    return _Steer(only_first=closing_bytes(row.matcher))
+                row.rewound += position - keep
+                return _Steer(rewind_to=keep)
         if not row.loops or row.loops[-1].token_index != found.start:
             row.loops.append(LoopEvent(found.start, shown, found.repeats, "penalty"))
         else:
@@ -594,6 +607,18 @@ class Decoder:
             ids = self._loop_tokens[unit] = tokens_spelling_prefix(self.compiled.trie, unit)
         amount = guard.penalty * 2.0 ** (found.repeats - guard.repeats)
         return _Steer(penalty=(ids, amount))
+
+    def _close_point(self, row: Row, first: int) -> int | None:
+        """The fewest tokens, from ``first`` up to all of the row's, after which the lexeme may
+        end (:func:`closing_bytes` is not empty), or ``None``."""
+        probe = row.matcher.fork()
+        probe.rollback(probe.num_accepted - first)
+        for k in range(first, len(row.tokens) + 1):
+            if closing_bytes(probe):
+                return k
+            if k == len(row.tokens) or not probe.accept_token(row.tokens[k]):
+                break
+        return None
 
     def _exclude(
         self, row: Row, allowed: npt.NDArray[np.int64], steer: _Steer
