@@ -61,3 +61,78 @@ def test_known_names_with_random_arities(dialect: str) -> None:
         assert ok, f"{dialect}: accepted {text!r}, sqlglot: {detail}"
     # Both outcomes occur, so the check above is not vacuous.
     assert accepted >= 10 and refused >= 10, (accepted, refused)
+
+
+@pytest.mark.parametrize(
+    ("dialect", "call", "one"),
+    [
+        ("bigquery", "ARRAY_AGG(a, b)", "ARRAY_AGG(a)"),  # sqlglot reads it as ARRAY_AGG(a)
+        ("sqlite", "LOG10(a, b)", "LOG10(a)"),
+        ("tsql", "LEN(a, b, c)", "LEN(a)"),
+        ("mysql", "DATEDIFF(a, b, c)", "DATEDIFF(a, b)"),
+    ],
+)
+def test_a_dropped_argument_is_refused(dialect: str, call: str, one: str) -> None:
+    """A call sqlglot reads with an argument dropped is refused: with one value repeated
+    (``ARRAY_AGG(x, x)``) the round trip holds, so the arity probe uses distinct columns."""
+    import re
+
+    import sqlglot
+
+    text = f"SELECT {call} FROM t"
+    try:
+        written = sqlglot.parse_one(text, read=dialect).sql(dialect=dialect)
+    except (TypeError, sqlglot.errors.SqlglotError):
+        pass  # refused outright where sqlglot checks its builders' arguments (under pytest)
+    else:
+        assert not all(re.search(rf"\b{c}\b", written) for c in "abc" if f"{c}" in call)
+    sql = typedgen.Sql(dialect)
+    assert not sql_accepts(sql, text)
+    assert sql_accepts(sql, f"SELECT {one} FROM t")
+
+
+def test_tables_are_the_same_outside_pytest() -> None:
+    """sqlglot checks its builders' arguments only where ``pytest`` or ``unittest`` is imported;
+    the tables are probed with the check on, so an application gets the grammar the tests
+    check (T-SQL's LEN took 1 to 3 arguments outside pytest, 1 inside)."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from typedgen.frontends.sql.tables import dialect_tables;"
+        "t = dialect_tables('tsql'); assert 'pytest' not in sys.modules;"
+        "print([f.arity.counts for f in t.functions if f.name == 'LEN'])"
+    )
+    env = {**os.environ, "TYPEDGEN_NO_DISK_CACHE": "1"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    inside = [f.arity.counts for f in dialect_class("tsql").tables().functions if f.name == "LEN"]
+    assert out.stdout.strip() == str(inside) == "[(1,)]"
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_accepted_calls_keep_every_argument(dialect: str) -> None:
+    """Calls of the dialect's functions with 2 to 6 distinct columns: whatever the grammar
+    accepts, sqlglot writes back with every column in it."""
+    import re
+
+    import sqlglot
+
+    sql = typedgen.Sql(dialect)
+    tables = dialect_class(dialect).tables()
+    rng = random.Random(f"kept-{dialect}")
+    names = sorted(f.name for f in tables.functions)
+    accepted = 0
+    for _ in range(300):
+        k = rng.randint(2, 6)
+        columns = [f"c{i}" for i in range(1, k + 1)]
+        text = f"SELECT {rng.choice(names)}({', '.join(columns)}) FROM t"
+        if not sql_accepts(sql, text):
+            continue
+        accepted += 1
+        written = sqlglot.parse_one(text, read=sql.dialect).sql(dialect=sql.dialect)
+        lost = [c for c in columns if not re.search(rf"\b{c}\b", written, re.IGNORECASE)]
+        assert not lost, f"{dialect}: accepted {text!r}, sqlglot writes {written!r}"
+    assert accepted >= 20, accepted

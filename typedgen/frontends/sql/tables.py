@@ -22,6 +22,7 @@ import logging
 import os
 import pickle
 import re
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -243,6 +244,27 @@ def _quiet_sqlglot() -> Iterator[None]:
         logger.propagate = propagate
 
 
+@contextmanager
+def _strict_sqlglot() -> Iterator[None]:
+    """sqlglot checks the arguments its builders make only where ``unittest`` or ``pytest`` is
+    imported (``sqlglot.expressions.core.UNITTEST``); elsewhere T-SQL's ``LEN(a, b, c)`` builds
+    a node with an argument it does not know, and writes it back. The tables are probed with
+    the check on, so that they are the same in every process: they are cached on disk, and a
+    test run and an application share the cache."""
+    from sqlglot.expressions import core
+
+    with _STRICT_LOCK:
+        before = core.UNITTEST
+        core.UNITTEST = True
+        try:
+            yield
+        finally:
+            core.UNITTEST = before
+
+
+_STRICT_LOCK = threading.RLock()
+
+
 def _squash(sql: str) -> str:
     return "".join(sql.split()).upper()
 
@@ -390,6 +412,24 @@ def _named_counts(arity: Arity | None) -> tuple[int, ...]:
     return tuple(sorted(set(counts)))
 
 
+def _keeps_arguments(sql: str, names: list[str], dialect: Any) -> bool:
+    """Whether sqlglot writes ``sql`` back with every column of ``names`` in it: a round trip
+    with one value repeated (``ARRAY_AGG(x, x)``) cannot see an argument sqlglot drops (BigQuery
+    reads ``ARRAY_AGG(x, y)`` as ``ARRAY_AGG(x)``, SQLite ``LOG10(x, y)`` as ``LOG10(x)``)."""
+    import sqlglot
+
+    try:
+        text = sqlglot.parse_one(sql, read=dialect).sql(dialect=dialect)
+    except Exception:  # sqlglot's errors and its writers' assertions, as in _round_trips
+        return False
+    return all(re.search(rf"\b{n}\b", text, re.IGNORECASE) for n in names)
+
+
+def _columns(k: int) -> list[str]:
+    """``k`` distinct column names for :func:`_keeps_arguments`."""
+    return [f"x{i}" for i in range(1, k + 1)]
+
+
 def _probe_arity(name: str, dialect: Any) -> Arity | None:
     def takes(k: int) -> bool:
         # Columns first: most failures show there, and the other probes are skipped. Any
@@ -398,6 +438,9 @@ def _probe_arity(name: str, dialect: Any) -> Arity | None:
         return all(
             _round_trips(f"SELECT {name}({', '.join([value] * k)})", dialect, exact=False)
             for value in _PROBE_VALUES
+        ) and (
+            k < 2
+            or _keeps_arguments(f"SELECT {name}({', '.join(_columns(k))})", _columns(k), dialect)
         )
 
     counts = [k for k in range(_PROBE_MAX_ARGS + 1) if takes(k)]
@@ -422,7 +465,10 @@ def _distinct_arities(name: str, arity: Arity, dialect: Any) -> tuple[int, ...]:
 
     def takes(k: int) -> bool:
         args = ", ".join(["x"] * k)
-        return _round_trips(f"SELECT {name}(DISTINCT {args}) FROM t", dialect, exact=False)
+        kept = f"SELECT {name}(DISTINCT {', '.join(_columns(k))}) FROM t"
+        return _round_trips(
+            f"SELECT {name}(DISTINCT {args}) FROM t", dialect, exact=False
+        ) and _keeps_arguments(kept, _columns(k), dialect)
 
     counts = [k for k in arity.counts if k >= 2 and takes(k)]
     if arity.rest is not None and takes(max(arity.rest, 2)) and takes(_PROBE_MANY_ARGS):
@@ -439,7 +485,10 @@ def _ordered_arities(
     def takes(k: int, distinct: bool) -> bool:
         args = ("DISTINCT " if distinct else "") + ", ".join(["x"] * k)
         sql = f"SELECT {name}({args} ORDER BY y) FROM t"
-        return _round_trips(sql, dialect, exact=False)
+        kept = ("DISTINCT " if distinct else "") + ", ".join(_columns(k))
+        return _round_trips(sql, dialect, exact=False) and _keeps_arguments(
+            f"SELECT {name}({kept} ORDER BY y) FROM t", [*_columns(k), "y"], dialect
+        )
 
     counts = [*arity.counts, *([arity.rest] if arity.rest is not None else [])]
     return tuple(
@@ -608,7 +657,8 @@ def dialect_tables(name: str) -> DialectTables:
                 return cached
         except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
             pass
-    tables = _read_tables(name)
+    with _strict_sqlglot():
+        tables = _read_tables(name)
     if path is not None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
