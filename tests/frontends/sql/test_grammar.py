@@ -248,9 +248,10 @@ def test_terminator_whitespace_and_integers() -> None:
     assert not sql_accepts(sql, "SELECT a FROM t;;")
     assert not sql_accepts(sql, "SELECT a FROM t; SELECT 1")
     assert sql_accepts(sql, "SELECT a\n  FROM t\n  WHERE b = 1")
-    # Whitespace runs are bounded: 32 characters and 2 line breaks in generation mode,
-    # 100 and 3 for checking (tests/frontends/sql/test_terminals.py).
-    assert sql_accepts(sql, "SELECT a\n\n" + " " * 30 + "FROM t")
+    # Whitespace runs are bounded: 32 characters and 1 line break in generation mode (a blank
+    # line only at the end), 100 and 3 for checking (tests/frontends/sql/test_terminals.py).
+    assert sql_accepts(sql, "SELECT a\n" + " " * 30 + "FROM t")
+    assert not sql_accepts(sql, "SELECT a\n\n" + " " * 30 + "FROM t")
     assert not sql_accepts(sql, "SELECT a" + " " * 33 + "FROM t")
     assert not sql_accepts(sql, "SELECT a\n\n\nFROM t")
     check = typedgen.Sql("sqlite", whitespace="check")

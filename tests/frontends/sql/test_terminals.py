@@ -45,6 +45,12 @@ def test_generation_refuses_a_lone_carriage_return() -> None:
         ("SELECT" + " " * 100 + "1", False, True),
         ("SELECT" + " " * 101 + "1", False, False),
         ("SELECT 1\n\n", True, True),
+        ("SELECT 1;\n \n", True, True),
+        ("SELECT\n1", True, True),
+        # A blank line ends the statement in generation mode (Terminals.end_gap).
+        ("SELECT\n\n1", False, True),
+        ("SELECT 1 FROM t\n\nWHERE 1", False, True),
+        ("SELECT 1\n\n;", False, True),
         ("SELECT 1\n\n\n", False, True),
         ("SELECT 1\n\n\n\n", False, False),
         (" " * 32 + "SELECT 1" + " " * 32, True, True),
@@ -57,6 +63,22 @@ def test_whitespace_is_bounded_between_lexemes_and_around(
 ) -> None:
     assert sql_accepts(GEN, text) is generation
     assert sql_accepts(CHECK, text) is check
+
+
+def test_a_blank_line_ends_the_statement() -> None:
+    """After a blank line nothing but the end may follow, so decoding stops there: a small
+    model writes its explanation after one (the quality benchmark's text-to-SQL)."""
+    m = compiled(GEN).matcher()
+    assert m.accept_bytes(b"SELECT a FROM t")
+    assert m.accept_bytes(b"\n\n") and m.is_complete()
+    assert m.only_whitespace_follows() or not any(
+        m.fork().accept_bytes(bytes((b,))) for b in range(256)
+    )
+    assert not m.fork().accept_bytes(b"W") and not m.fork().accept_bytes(b".")
+    # Before a complete statement there is no blank line to take.
+    m = compiled(GEN).matcher()
+    assert m.accept_bytes(b"SELECT a FROM")
+    assert not m.fork().accept_bytes(b"\n\n")
 
 
 def test_the_bound_leaves_no_dead_end() -> None:

@@ -29,7 +29,7 @@ from typedgen.frontends.sql.tsql_mysql import TsqlMysqlRules
 from typedgen.frontends.sql.tsql_oracle import TsqlOracleRules
 from typedgen.frontends.sql.vendor import VendorRules
 from typedgen.ir.grammar import Grammar
-from typedgen.ir.nodes import Expr
+from typedgen.ir.nodes import Expr, Ref
 from typedgen.ir.passes.rewrite import prune_unreachable
 
 __all__ = ["STATEMENTS", "GrammarOptions", "SchemaNames", "build_sql_grammar"]
@@ -92,6 +92,8 @@ class _Builder(
             )
         # One statement, optionally closed by ";" (a terminator; nothing may follow it).
         end = opt(self.punct(";")) if self.options.terminator else empty()
+        if self.options.whitespace != "check":
+            end = seq(end, opt(Ref("END_GAP")))  # a blank line ends it (Terminals.end_gap)
         self.rule("statement", seq(alt(*statements), end))
         self.expressions()
         self.names()

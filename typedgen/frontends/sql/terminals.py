@@ -23,7 +23,8 @@ _MAX_INT_DIGITS = 18
 _MAX_WS = 100
 """Checking mode: at most this many whitespace characters between two lexemes (3 line breaks)."""
 _MAX_GEN_WS = 32
-"""Generation mode: at most this many (2 line breaks, ``\r`` only before ``\n``)."""
+"""Generation mode: at most this many (1 line break, ``\r`` only before ``\n``; a blank line
+only at the end, ``END_GAP``)."""
 _MAX_COMMENT = 256
 """Characters of one comment's text, when comments are on."""
 _CONTROLS = "".join(chr(c) for c in range(32) if c != 9) + "\x7f"
@@ -101,6 +102,9 @@ class TerminalRules(PgMysqlRules):
         out.extend(self.terminal(name, params[name], 2) for name in used)
         out.extend(self.pg_mysql_terminals())
         out.append(self.terminal("WS", self.whitespace()))
+        gap = self.end_gap()
+        if gap is not None:
+            out.append(gap)
         if self.commented():
             # Comments are lexemes of their own (ignored like WS): a gap that took both would
             # have to give back a "-" when "-b" follows " -" (the lexer does not back up).
@@ -124,8 +128,20 @@ class TerminalRules(PgMysqlRules):
                 blank, newline = CharClass.of(" \t\r"), Lit.text("\n")
             runs = seq(star(blank), Repeat(seq(newline, star(blank)), 0, 3))
             return Intersect((Repeat(CharClass.of(" \t\r\n"), 1, _MAX_WS), runs))
-        runs = seq(star(blank), Repeat(seq(newline, star(blank)), 0, 2))
+        runs = seq(star(blank), Repeat(seq(newline, star(blank)), 0, 1))
         return Intersect((Repeat(CharClass.of(" \t\r\n"), 1, _MAX_GEN_WS), runs))
+
+    def end_gap(self) -> Rule | None:
+        """Generation: a blank line, which only the end of the statement may take (the words
+        of a statement are at most one line break apart). A model that writes a blank line
+        after a complete query means to stop there, and there it stops: before, the gap was
+        whitespace between two words, and the model went on to write its explanation into the
+        query (``\\n\\n.\\n\\nCUSTOMER_ID``) until the budget ran out. ``None`` when checking."""
+        if self.options.whitespace == "check":
+            return None
+        newline = seq(opt(Lit.text("\r")), Lit.text("\n"))
+        blank = star(CharClass.of(" \t"))
+        return self.terminal("END_GAP", seq(blank, newline, blank, newline))
 
     def comment_forms(self, *, bounded: bool, whole_line: bool = False) -> list[Expr]:
         """The dialect's comments: ``--``, ``#``, ``//`` to the line end, ``/* */``; each at
