@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from typing import Any
 
 import pytest
 import sqlglot
@@ -17,6 +18,7 @@ import typedgen
 from typedgen.frontends.sql.digit_names import digit_lexing
 
 from ._sql import round_trips, sql_accepts
+from .test_soundness import _check
 
 CHECKING = {"comments": True, "whitespace": "check", "functions": "any", "placeholders": True}
 DIGIT_DIALECTS = ("mysql", "clickhouse", "hive", "spark", "doris")
@@ -154,3 +156,10 @@ def test_numbers_stay_numbers() -> None:
         value = sql.parse(text).expressions[0]
         assert not isinstance(value, exp.Column), text
     assert sql_accepts(sql, "SELECT 1 AS x, 2 y")
+
+
+@pytest.mark.parametrize("dialect", ["clickhouse", "hive", "spark", "doris"])
+def test_checking_walks(dialect: str, smollm2_vocab: Any) -> None:
+    """Random walks of the checking language where digit-led names are on (MySQL's are in
+    test_soundness): each text parses and round-trips."""
+    _check(dialect, smollm2_vocab, 20, finished=10, **CHECKING)
