@@ -113,6 +113,7 @@ def test_alone_and_aliased(dialect: str) -> None:
 
 POSITIVE = [
     ("mysql", "SELECT 0xz", True),  # a quoted name for sqlglot (`0xz`)
+    ("mysql", "SELECT 0b102, 0b FROM t", True),  # no bit numbers: the names `0b102`, `0b`
     ("mysql", "SELECT 12abc, 1e5x, 0b12, 1_000 FROM t", False),
     ("mysql", "SELECT t.12abc AS 3d FROM t AS 1t", False),
     ("clickhouse", "SELECT 1e5x, 1_a, 0xz FROM t", False),
