@@ -21,7 +21,17 @@ from ._sql import round_trips, sql_accepts
 from .test_soundness import _check
 
 CHECKING = {"comments": True, "whitespace": "check", "functions": "any", "placeholders": True}
-DIGIT_DIALECTS = ("mysql", "clickhouse", "hive", "spark", "doris")
+DIGIT_DIALECTS = (
+    "mysql",
+    "clickhouse",
+    "hive",
+    "spark",
+    "doris",
+    "starrocks",
+    "singlestore",
+    "databricks",
+    "spark2",
+)
 ALPHABET = "01eEx_bLz.-$"
 
 
