@@ -8,7 +8,8 @@ Some digit-led words stay numbers all the same: ``1e5`` and ``1e`` (an exponent)
 ``1_000`` (``NUMBERS_CAN_BE_UNDERSCORE_SEPARATED``), Hive's and Spark's ``1L`` or ``2BD``
 (``NUMERIC_LITERALS``: a typed number); ``0x...`` and ``0b...`` go to the hex and bit
 scanners where the dialect has those strings (a body that is no number makes the word a
-quoted name: ``0xz`` is ``\\`0xz\\```), and without hex strings ``0xz`` is ``0`` then ``xz``.
+quoted name: ``0xz`` comes back as `` `0xz` ``), and without hex strings ``0xz`` is ``0``
+then ``xz``.
 
 Two terminals follow from that (:class:`DigitNameRules`), in every such dialect:
 
