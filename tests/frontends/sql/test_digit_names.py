@@ -149,7 +149,7 @@ NEGATIVE = [
     ("mysql", "SELECT 12abc$"),  # one name with "$": refused whole
     ("mysql", "SELECT 1.5x"),  # one name with a decimal point: refused whole
     ("mysql", "SELECT 1e"),  # a number for sqlglot (1e)
-    ("clickhouse", "SELECT 1_000"),  # a number (1000), written 1000
+    ("clickhouse", "SELECT 1_0e5"),  # a number (10e5) with no terminal: refused, no name
     ("hive", "SELECT 1L"),  # a typed number, CAST(1 AS BIGINT)
     ("hive", "SELECT 0xz"),  # 0 AS xz for sqlglot
 ]
