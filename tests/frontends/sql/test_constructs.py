@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+import sqlglot
 
 import typedgen
 from typedgen.errors import UnsupportedFeatureError
@@ -382,3 +383,32 @@ def test_nested_type_words_are_no_column_before_less_than(dialect: str, word: st
     dotted = f"SELECT t.{word} < ma FROM t"
     if sql_accepts(checking, dotted):
         assert round_trips(dotted, checking.dialect)[0], (dialect, dotted)
+
+
+LIMITED_OPERANDS = [
+    "SELECT * FROM x LIMIT 1 UNION ALL SELECT * FROM y",
+    "SELECT a FROM x ORDER BY a LIMIT 1 BY a UNION ALL SELECT b FROM y LIMIT 2 UNION ALL"
+    " SELECT c FROM z LIMIT 3",
+    "SELECT * FROM (SELECT a FROM x LIMIT 1 OFFSET 2 INTERSECT SELECT b FROM y) AS s",
+]
+
+
+@pytest.mark.parametrize("text", LIMITED_OPERANDS)
+def test_an_operand_with_its_own_limit(text: str) -> None:
+    """ClickHouse: a set operation's operand with its own ORDER BY / LIMIT (probe
+    ``limited_set_operand``); elsewhere sqlglot writes it in parentheses (another text: no
+    round trip), and the grammar refuses it."""
+    assert_construct("clickhouse", text, "postgres")
+    tree = typedgen.Sql("clickhouse").parse(text)
+    first = tree.find(sqlglot.exp.SetOperation)
+    while isinstance(first, sqlglot.exp.SetOperation):
+        first = first.this
+    assert isinstance(first, sqlglot.exp.Select) and first.args.get("limit") is not None
+    for dialect in ("postgres", "duckdb", "mysql"):
+        assert not round_trips(text, dialect)[0]
+
+
+def test_an_operand_limit_stays_refused_where_sqlglot_rewrites_it() -> None:
+    """``LIMIT 1, 2`` in an operand comes back as ``LIMIT 2 OFFSET 1``: refused there too."""
+    text = "SELECT a FROM x LIMIT 1, 2 UNION ALL SELECT b FROM y"
+    assert not sql_accepts(typedgen.Sql("clickhouse"), text)

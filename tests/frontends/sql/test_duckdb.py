@@ -8,12 +8,13 @@ same tree; each refused spelling below is one sqlglot reads as another tree (or 
 from __future__ import annotations
 
 import pytest
+import sqlglot
 
 import typedgen
 from typedgen.frontends.sql import dialect_class
 from typedgen.frontends.sql.tables import dialect_tables
 
-from ._sql import assert_construct, sql_accepts
+from ._sql import assert_construct, round_trips, sql_accepts
 
 CHECKING = {"comments": True, "whitespace": "check", "functions": "any", "placeholders": True}
 
@@ -96,3 +97,20 @@ def test_duckdb_features_are_dialect_specific() -> None:
     assert "from_first" not in dialect_class("postgres").tables().features
     assert "from_first" in dialect_class("duckdb").tables().features
     assert dialect_tables("duckdb").warehouse.column_aggregates
+
+
+@pytest.mark.parametrize("dialect", ["duckdb", "clickhouse"])
+def test_grouped_digits_where_the_tokenizer_groups(dialect: str) -> None:
+    """``1_000`` is the number 1000 where sqlglot's tokenizer groups digits (DuckDB,
+    ClickHouse: ``NUMBERS_CAN_BE_UNDERSCORE_SEPARATED``); a group glued to more (``1_000e5``,
+    ``1_000.5``, more groups than the terminal takes) is refused, not cut; elsewhere ``1_000``
+    is ``1 AS _000`` (SQLite) or a name (Hive) and no number of the grammar."""
+    for text in ("SELECT 1_2_3_4_5", "SELECT 20_000 + 1 AS n"):
+        assert sql_accepts(typedgen.Sql(dialect), text), (dialect, text)
+        value = sqlglot.parse_one(text, read=dialect)
+        assert value.find(sqlglot.exp.Literal) is not None and round_trips(text, dialect)[0]
+        assert not value.find(sqlglot.exp.Column), text
+    for text in ("SELECT 1_000e5", "SELECT 1_000.5", "SELECT 1_2_3_4_5_6"):
+        assert not sql_accepts(typedgen.Sql(dialect), text), (dialect, text)
+    for other in ("sqlite", "hive"):
+        assert not sql_accepts(typedgen.Sql(other), "SELECT 1_000 + 1"), other

@@ -86,9 +86,9 @@ def test_refused_postgres(text: str) -> None:
     assert not sql_accepts(typedgen.Sql("postgres", **CHECK, placeholders=True), text)
 
 
-@pytest.mark.parametrize(
-    "text", ["SELECT 0b102", "SELECT 0b", "SELECT $$a$$", "SELECT a SOUNDS LIKE b IN (1)"]
-)
+# (0b102 and 0b are no bit numbers: sqlglot reads them as the names `0b102`, `0b`, which the
+# checking language now takes too: test_digit_names.)
+@pytest.mark.parametrize("text", ["SELECT $$a$$", "SELECT a SOUNDS LIKE b IN (1)"])
 def test_refused_mysql(text: str) -> None:
     assert not sql_accepts(typedgen.Sql("mysql", **CHECK), text)
 

@@ -186,3 +186,20 @@ def test_unknown_whitespace_mode() -> None:
     with pytest.raises(OptionError, match="whitespace='loose'") as info:
         typedgen.Sql("sqlite", whitespace="loose")
     assert info.value.code == "option-value"
+
+
+@pytest.mark.parametrize("dialect", ["sqlite", "postgres", "mysql", "tsql"])
+def test_a_sign_glued_to_an_exponent(dialect: str) -> None:
+    """sqlglot reads ``1e5+3`` as one number literal (text ``1e5+3``), not ``1e5 + 3``: a
+    number with an exponent followed at once by a sign is refused; with a space, or a sign in
+    the exponent, it is the number and the operator."""
+    sql = typedgen.Sql(dialect, whitespace="check")
+    glued = sqlglot.parse_one("SELECT 1e5+3", read=dialect).expressions[0]
+    assert isinstance(glued, sqlglot.exp.Literal)  # the oracle: one literal
+    for text in ("SELECT 1e5+3", "SELECT 1.5E3-2 FROM t", "SELECT a - 1e5-3 FROM t"):
+        assert not sql_accepts(sql, text), text
+    for text in ("SELECT 1e5 + 3", "SELECT 1e+5+3", "SELECT 1.5e-3 - a FROM t", "SELECT 1.5-a"):
+        assert sql_accepts(sql, text), text
+        assert round_trips(text, dialect)[0]
+        value = sqlglot.parse_one(text, read=dialect).expressions[0]
+        assert isinstance(value, (sqlglot.exp.Add, sqlglot.exp.Sub)), text

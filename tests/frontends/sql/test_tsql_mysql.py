@@ -10,7 +10,9 @@ import pytest
 import sqlglot
 
 import typedgen
+from typedgen.frontends.sql.tables import dialect_tables
 from typedgen.frontends.sql.trees import same_tree
+from typedgen.frontends.sql.tsql_mysql_probes import JSON_COLUMN_PROBE
 
 from ._sql import assert_construct, round_trips, sql_accepts
 
@@ -39,6 +41,19 @@ CONSTRUCTS = [
         " NESTED PATH '$.d' COLUMNS(e JSON PATH '$.e'))) AS j",
         "postgres",
     ),
+    # JSON_TABLE's columns take MySQL's column types, not CAST's few (VARCHAR(255), INT).
+    (
+        "mysql",
+        "SELECT * FROM source, JSON_TABLE(source.links, '$.org[*]' COLUMNS(row_id FOR ORDINALITY,"
+        " link VARCHAR(255) PATH '$.link')) AS links",
+        "postgres",
+    ),
+    (
+        "mysql",
+        "SELECT * FROM JSON_TABLE(a, '$' COLUMNS(c DECIMAL(10, 2) PATH '$.c', d INT PATH '$.d',"
+        " e TEXT PATH '$.e', f DOUBLE PRECISION PATH '$.f', g INTEGER PATH '$.g')) AS j",
+        "postgres",
+    ),
 ]
 
 # Spellings sqlglot reads as another tree: refused.
@@ -63,6 +78,15 @@ REFUSED = [
     # JSON_TABLE: NESTED without PATH, EXISTS PATH (sqlglot refuses or drops them).
     ("mysql", "SELECT * FROM JSON_TABLE(a, '$' COLUMNS(NESTED '$.d' COLUMNS(e JSON PATH '$'))) j"),
     ("mysql", "SELECT * FROM JSON_TABLE(a, '$' COLUMNS(b JSON EXISTS PATH '$.b')) AS j"),
+    # JSON_TABLE: a column type sqlglot writes as another (VARCHAR as TEXT, NVARCHAR(9) as
+    # VARCHAR(9), TIMESTAMP_NTZ as DATETIME) or does not read (a character set, ON EMPTY).
+    ("mysql", "SELECT * FROM JSON_TABLE(a, '$' COLUMNS(c VARCHAR PATH '$.c')) AS j"),
+    ("mysql", "SELECT * FROM JSON_TABLE(a, '$' COLUMNS(c NVARCHAR(10) PATH '$.c')) AS j"),
+    ("mysql", "SELECT * FROM JSON_TABLE(a, '$' COLUMNS(c TIMESTAMP_NTZ PATH '$.c')) AS j"),
+    ("mysql", "SELECT * FROM JSON_TABLE(a, '$' COLUMNS(c CHAR(9) CHARACTER SET utf8 PATH '$')) j"),
+    ("mysql", "SELECT * FROM JSON_TABLE(a, '$' COLUMNS(c INT PATH '$' DEFAULT '1' ON EMPTY)) j"),
+    # CAST takes only MySQL's cast types: VARCHAR(9) is written CHAR(9), another tree.
+    ("mysql", "SELECT CAST(a AS VARCHAR(10))"),
 ]
 
 # Near misses that sqlglot reads back as the same tree but MySQL does not take: refused.
@@ -98,6 +122,20 @@ def test_refused(dialect: str, text: str) -> None:
 @pytest.mark.parametrize("text", NOT_MYSQL)
 def test_not_mysql(text: str) -> None:
     assert not sql_accepts(typedgen.Sql("mysql", **CHECKING), text)
+
+
+def test_json_column_types_probed() -> None:
+    """The column types are probed apart from CAST's: VARCHAR is one (with a length only), a
+    type sqlglot writes as another is none, and each listed one round-trips in a column."""
+    tables = dialect_tables("mysql")
+    types = tables.json_column_types
+    assert types["VARCHAR"] == (1, 2) and "VARCHAR" not in tables.types
+    assert 0 in types["INT"] and 2 in types["DECIMAL"]
+    assert "NVARCHAR" not in types and "TIMESTAMP_NTZ" not in types
+    for word, params in types.items():
+        suffix = ("", "(10)", "(10, 2)")[params[0]]
+        assert round_trips(JSON_COLUMN_PROBE.format(type=word + suffix), "mysql")[0], word
+    assert not dialect_tables("tsql").json_column_types  # (no MySQL JSON_TABLE there)
 
 
 def test_same_tree_mysql_spellings() -> None:

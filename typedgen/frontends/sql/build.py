@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typedgen.errors import UnsupportedFeatureError
 from typedgen.frontends.sql.bigquery_names import BigqueryNameRules
 from typedgen.frontends.sql.calls import CallRules
+from typedgen.frontends.sql.digit_names import DigitNameRules
 from typedgen.frontends.sql.duckdb import DuckdbRules
 from typedgen.frontends.sql.expressions import ExpressionRules
 from typedgen.frontends.sql.match_recognize import MatchRecognizeRules
@@ -61,6 +62,7 @@ class _Builder(
     TableFunctionRules,
     SelectIntoRules,
     BigqueryNameRules,
+    DigitNameRules,
 ):
     def build(self) -> Grammar:
         self.lex.phrase_gap = self.whitespace()
@@ -101,12 +103,13 @@ class _Builder(
         self.length_types()  # (its words registered before the lexicon is built)
         word_rules, reserved_words, classes, by_role = self.lex.build()
         warehouse_terminals_ = self.warehouse_terminals(classes)
+        warehouse_terminals_ += self.digit_name_terminals(classes)  # (joins IDENT's classes)
         self.role_rules(classes, by_role)
         terminals = [*word_rules, *warehouse_terminals_, *self.fixed_terminals()]
         terminals += self.duckdb_terminals()
         terminals += self.temp_terminals()
         terminals += self.bigquery_name_terminals()
-        reserved = [*reserved_words, *self.reserved_terminals()]
+        reserved = [*reserved_words, *self.reserved_terminals(), *self.digit_reserved()]
         ignore = ("WS", "COMMENT") if any(t.name == "COMMENT" for t in terminals) else ("WS",)
         names = ["statement", *ignore, *(r.name for r in reserved)]
         every = self.with_string_classes([*self.rules.values(), *terminals, *reserved])

@@ -270,7 +270,11 @@ _SPARK = frozenset({"lambda", "alias_columns", "type_collate"})
 for _name in ("spark", "databricks"):
     _define(_name, include_features=_SPARK)
 _define("teradata", include_features=frozenset({"cast_format"}))
-_define("clickhouse", include_features=frozenset({"limit_by"}) | CLICKHOUSE_NATIVE)
+# ClickHouse's tokenizer reads 1_000 as a number (sqlglot's NUMBERS_CAN_BE_UNDERSCORE_SEPARATED,
+# as DuckDB's): the probe of DuckDB's grouped digits holds, and means the same there.
+_define(
+    "clickhouse", include_features=frozenset({"limit_by", "grouped_digits"}) | CLICKHOUSE_NATIVE
+)
 # MySQL's a REGEXP 'x' comes back as REGEXP_LIKE(a, 'x').
 _define(
     "mysql",

@@ -105,6 +105,9 @@ FEATURE_PROBES: dict[str, str] = {
     "mod_operator": "SELECT a % b FROM t",
     "bare_condition": "SELECT a FROM t WHERE b",
     "paren_set_operand": "SELECT a FROM t UNION (SELECT a FROM u)",
+    # ClickHouse: an operand's own ORDER BY / LIMIT before the operator (sqlglot keeps it on
+    # that SELECT; elsewhere it writes the operand in parentheses, or as TOP in T-SQL).
+    "limited_set_operand": "SELECT a FROM t ORDER BY a LIMIT 1 UNION ALL SELECT b FROM u",
     "rollup": "SELECT a, SUM(b) FROM t GROUP BY ROLLUP (a)",
     "cube": "SELECT a, SUM(b) FROM t GROUP BY CUBE (a)",
     "grouping_sets": "SELECT a, SUM(b) FROM t GROUP BY GROUPING SETS ((a), ())",

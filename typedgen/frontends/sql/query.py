@@ -57,6 +57,9 @@ class QueryRules(WarehouseRules, PgMysqlRules):
         body: Expr = operand
         if set_ops:
             body = seq(operand, star(seq(alt(*set_ops), operand)))
+        if set_ops and self.has("limited_set_operand"):  # SELECT ... LIMIT 1 UNION SELECT ...
+            first = alt(operand, seq(self.ref("select_core"), self.limit_tail()))
+            body = seq(star(seq(first, alt(*set_ops))), operand)
         tail = seq(self.limit_tail(), self.query_suffixes())
         self.select_core()
         self.select_into_statement(with_clause, tail)

@@ -35,6 +35,7 @@ from typedgen.frontends.sql.duckdb_probes import DuckdbTables, read_duckdb_table
 from typedgen.frontends.sql.named import NamedCall, probe_named_calls
 from typedgen.frontends.sql.probes import FEATURE_PROBES, READ_FEATURES
 from typedgen.frontends.sql.trees import date_part_words, same_tree
+from typedgen.frontends.sql.tsql_mysql_probes import json_column_types
 from typedgen.frontends.sql.warehouse_probes import WarehouseTables, read_warehouse_tables
 
 __all__ = [
@@ -222,6 +223,9 @@ class DialectTables:
     """Entries of the tables of one warehouse's syntax (:mod:`.warehouse_probes`)."""
     duckdb: DuckdbTables = dataclasses.field(default_factory=DuckdbTables)
     """Entries of the tables of DuckDB's calls (:mod:`.duckdb_probes`)."""
+    json_column_types: dict[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    """Where MySQL's ``JSON_TABLE`` round-trips: the types its columns take, as ``types``
+    (:func:`.tsql_mysql_probes.json_column_types`)."""
 
 
 def sqlglot_dialect(name: str) -> Any:
@@ -833,6 +837,14 @@ def _read_tables(name: str) -> DialectTables:
             tuple(f.name for f in functions if f.aggregate and f.arity.allows(1)),
             _round_trips,
         )
+        json_types = (
+            json_column_types(
+                sorted(w for w, t in type_words.items() if t.name in type_tokens),
+                lambda sql: _round_trips(sql, dialect, exact=False),
+            )
+            if "json_table_mysql" in features
+            else {}
+        )
         duckdb = read_duckdb_tables(
             dialect,
             features,
@@ -889,6 +901,7 @@ def _read_tables(name: str) -> DialectTables:
         named_calls=named_calls,
         warehouse=warehouse,
         duckdb=duckdb,
+        json_column_types=json_types,
         range_words=frozenset(
             text.upper()
             for text, token in {**tok.KEYWORDS, **tok.SINGLE_TOKENS}.items()

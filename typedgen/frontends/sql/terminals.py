@@ -294,6 +294,18 @@ class TerminalRules(PgMysqlRules):
             star(alt(_WORDISH, _DIGIT)),
         )
         out.append(self.terminal("RESERVED_NUMBER_WORD", word_after_digits, 0))
+        # sqlglot's tokenizer takes a sign after an exponent's digits as part of the number
+        # when a digit follows (1e5+3 is one literal, '1e5+3'). The lexer does not back up,
+        # so the number and the sign are refused whatever follows (1e5-x too): a space
+        # before the operator (1e5 + 3) is the spelling taken.
+        signed_on = seq(
+            Repeat(_DIGIT, 1),
+            opt(seq(Lit.text("."), Repeat(_DIGIT, 1))),
+            CharClass.of("eE"),
+            Repeat(_DIGIT, 1),
+            CharClass.of("+-"),
+        )
+        out.append(self.terminal("RESERVED_EXPONENT_SIGN", signed_on, 0))
         # A prefixed string whose body its kind refuses (X'zz') is still one token for sqlglot.
         for i, (kind, opener, closer) in enumerate(self.tables.string_forms):
             if kind in ("hex_number", "bit_number"):

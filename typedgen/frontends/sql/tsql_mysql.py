@@ -5,14 +5,14 @@ class includes it.
 MySQL: an interval's amount as an arithmetic term (``INTERVAL 2 * 2 MONTH``, ``INTERVAL
 DAYOFMONTH(d) - 1 DAY``; sqlglot writes it in parentheses, which ``trees.same_tree`` reads as
 the same amount); ``GROUP_CONCAT``, ``CHARSET(a)``, ``CONVERT(a USING charset)`` and
-``JSON_TABLE(... COLUMNS (...))``. T-SQL's derived tables with bare columns (``(SELECT c) AS
-s``, written ``c AS c``) are a form of :mod:`.query`'s ``cte_select`` (probe
-``cte_column_named``).
+``JSON_TABLE(... COLUMNS (...))`` with MySQL's column types. T-SQL's derived tables with
+bare columns (``(SELECT c) AS s``, written ``c AS c``) are a form of :mod:`.query`'s
+``cte_select`` (probe ``cte_column_named``).
 """
 
 from __future__ import annotations
 
-from typedgen.frontends.sql.rules import RuleBuilder, alt, opt, seq
+from typedgen.frontends.sql.rules import RuleBuilder, alt, empty, opt, seq
 from typedgen.ir.nodes import Expr, Ref, Repeat
 
 __all__ = ["TsqlMysqlRules"]
@@ -63,15 +63,29 @@ class TsqlMysqlRules(RuleBuilder):
     def mysql_json_tables(self, name_alias: Expr) -> list[Expr]:
         """MySQL's ``JSON_TABLE(doc, 'path' COLUMNS (name FOR ORDINALITY, name type PATH 'p',
         NESTED PATH 'p' COLUMNS (...))) AS t`` (the alias required, a type on each value
-        column)."""
+        column). sqlglot reads no ``EXISTS PATH``, ``NESTED`` without ``PATH`` or ``ON EMPTY``
+        / ``ON ERROR`` there."""
         if not self.has("json_table_mysql") or self.has("json_table"):
             return []
         kw, ref = self.keyword, self.ref
         ordinality = seq(ref("ident"), kw("FOR", "ORDINALITY"))
-        value = seq(ref("ident"), ref("data_type"), kw("PATH"), Ref("STRING"))
+        value = seq(ref("ident"), self.json_column_type(), kw("PATH"), Ref("STRING"))
         nested = seq(kw("NESTED", "PATH"), Ref("STRING"), ref("mysql_json_columns"))
         column = alt(ordinality, value, nested)
         columns = seq(kw("COLUMNS"), self.parens(self.separated(column)))
         self.rule("mysql_json_columns", columns)
         body = seq(ref("bitwise"), self.punct(","), Ref("STRING"), ref("mysql_json_columns"))
         return [seq(kw("JSON_TABLE"), self.parens(body), name_alias)]
+
+    def json_column_type(self) -> Expr:
+        """A ``JSON_TABLE`` column's type: MySQL's column types (``VARCHAR(255)``, ``INT``,
+        ``DECIMAL(10, 2)``, ``JSON``), not ``CAST``'s few; those of the probe
+        (``tables.json_column_types``) the caller did not exclude."""
+        punct, number = self.punct, Ref("INTEGER")
+        suffixes = (empty(), self.parens(number), self.parens(number, punct(","), number))
+        forms = [
+            seq(self.phrase(*word.split()), alt(*(suffixes[n] for n in params)))
+            for word, params in sorted(self.tables.json_column_types.items())
+            if word not in self.options.exclude_types
+        ]
+        return alt(*forms) if forms else self.ref("data_type")

@@ -4,7 +4,16 @@ sqlglot (exactly, unless in :data:`TSQL_MYSQL_READ`) for it to be on.
 
 from __future__ import annotations
 
-__all__ = ["MYSQL_ROUND7", "TSQL_MYSQL_PROBES", "TSQL_MYSQL_READ", "TSQL_MYSQL_SPECIFIC"]
+from collections.abc import Callable, Iterable
+
+__all__ = [
+    "JSON_COLUMN_PROBE",
+    "MYSQL_ROUND7",
+    "TSQL_MYSQL_PROBES",
+    "TSQL_MYSQL_READ",
+    "TSQL_MYSQL_SPECIFIC",
+    "json_column_types",
+]
 
 TSQL_MYSQL_PROBES: dict[str, str] = {
     # T-SQL: a derived table's or CTE's unnamed column, written back named by itself (c AS c,
@@ -36,3 +45,26 @@ TSQL_MYSQL_SPECIFIC: frozenset[str] = frozenset(
 
 MYSQL_ROUND7: frozenset[str] = TSQL_MYSQL_SPECIFIC
 """The dialect-specific probes MySQL includes (:mod:`.dialects`)."""
+
+JSON_COLUMN_PROBE = "SELECT * FROM JSON_TABLE(a, '$' COLUMNS(c {type} PATH '$.c')) AS j"
+"""A MySQL ``JSON_TABLE`` value column of one type (``{type}``: a name and its parameters)."""
+
+
+def json_column_types(
+    type_words: Iterable[str], reads_back: Callable[[str], bool]
+) -> dict[str, tuple[int, ...]]:
+    """The types a MySQL ``JSON_TABLE`` column takes: each of sqlglot's type words (the
+    words its tokenizer reads as a type, as for ``CAST``) with the parameter counts (0:
+    ``INT``, 1: ``VARCHAR(255)``, 2: ``DECIMAL(10, 2)``) with which a column of it reads back
+    as the same tree. Not the ``CAST`` types: MySQL's ``CAST`` takes only a few (sqlglot
+    writes ``CAST(a AS VARCHAR(9))`` as ``CHAR(9)``), a column any of MySQL's."""
+    out: dict[str, tuple[int, ...]] = {}
+    for word in type_words:
+        params = tuple(
+            n
+            for n, suffix in enumerate(("", "(10)", "(10, 2)"))
+            if reads_back(JSON_COLUMN_PROBE.format(type=word + suffix))
+        )
+        if params:
+            out[word] = params
+    return out
