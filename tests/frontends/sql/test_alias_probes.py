@@ -21,6 +21,7 @@ from typedgen.frontends.sql.alias_probes import (
     TABLE_ALIAS_PROBES,
 )
 from typedgen.frontends.sql.tables import (
+    _alias_before,
     _names,
     _quiet_sqlglot,
     _round_trips,
@@ -43,12 +44,17 @@ def _aliases(text: str, dialect: str) -> list[str]:
 
 
 def test_the_fixed_check_finds_keyword_aliases() -> None:
-    # The word is compared upper case (sqlglot's names are compared so): YEAR is an alias
-    # before every follower in BigQuery, and the roles say so.
+    # The word is compared upper case (sqlglot's names are compared so): COMMENT, a keyword of
+    # BigQuery's tokenizer, is an alias before every follower there, and the roles say so.
+    d = sqlglot_dialect("bigquery")
     with _quiet_sqlglot():
-        assert _word_roles("YEAR", sqlglot_dialect("bigquery"), {}) == (True, True, True)
-        # LEFT starts a join after a table: never a bare alias there.
-        assert _word_roles("LEFT", sqlglot_dialect("bigquery"), {})[1] is False
+        assert _alias_before("COMMENT", d, TABLE_ALIAS_PROBES, {})
+        assert _alias_before("COMMENT", d, COLUMN_ALIAS_PROBES, {})
+        assert _word_roles("COMMENT", d, {}) == (True, True, True)
+        # LEFT starts a join after a table, QUALIFY a clause after a column: no bare aliases.
+        assert not _alias_before("LEFT", d, TABLE_ALIAS_PROBES, {})
+        assert not _alias_before("QUALIFY", d, COLUMN_ALIAS_PROBES, {})
+        assert _word_roles("LEFT", d, {})[1:] == (False, False)
     tables = dialect_tables("bigquery")
     assert sum(roles[1] for roles in tables.word_roles.values()) > 100
     assert sum(roles[2] for roles in tables.word_roles.values()) > 100
