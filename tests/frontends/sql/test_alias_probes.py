@@ -155,7 +155,7 @@ _IGNORED = {"LINE_COMMENT", "BLOCK_COMMENT", "WS", "COMMENT"}
 
 def _probed(dialect: str, probes: tuple[tuple[str, str], ...]) -> set[str]:
     """The follower terminals with a probe that counts in ``dialect``."""
-    d = sqlglot_dialect(dialect)
+    d = sqlglot_dialect(typedgen.Sql(dialect).dialect)
     with _quiet_sqlglot():
         return {
             terminal
