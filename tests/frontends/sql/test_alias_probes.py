@@ -22,7 +22,6 @@ from typedgen.frontends.sql.alias_probes import (
 )
 from typedgen.frontends.sql.tables import (
     _alias_before,
-    _names,
     _quiet_sqlglot,
     _round_trips,
     _word_roles,
@@ -38,7 +37,7 @@ CHECKING = {"comments": True, "whitespace": "check", "functions": "any", "placeh
 
 
 def _aliases(text: str, dialect: str) -> list[str]:
-    tree = sqlglot.parse_one(text, read=dialect)
+    tree = sqlglot.parse_one(text, read=typedgen.Sql(dialect).dialect)
     found = [a.alias for a in tree.find_all(exp.Alias, exp.TableAlias)]
     return [name.upper() for name in found + [t.alias for t in tree.find_all(exp.Table)]]
 
@@ -113,6 +112,8 @@ REFUSED = [
     ("tsql", "SELECT a option FROM t"),
     ("sqlite", "SELECT a LIKE b escape FROM t"),
     ("sqlite", "SELECT a FROM t left"),
+    ("generic", "SELECT case = a"),
+    ("generic", "SELECT all = a"),
     ("oracle", "SELECT a FROM t minus"),
     ("oracle", "SELECT a FROM t start"),
 ]
@@ -160,8 +161,15 @@ def _probed(dialect: str, probes: tuple[tuple[str, str], ...]) -> set[str]:
         return {
             terminal
             for terminal, template in probes
-            if _names(template.format("x"), d, "X", "alias")
+            if _round_trips(template.format("x"), d, exact=False)
         }
+
+
+KNOWN_GAPS = {("generic", "table_alias"): {"KW_POSITIONAL"}}
+"""Followers no probe can count, each a bug of its own: the generic grammar has DuckDB's
+``POSITIONAL JOIN`` (its probe ``FROM a POSITIONAL JOIN b`` reads back there, as the alias
+``POSITIONAL`` and a join), but sqlglot's base parser fails on ``FROM t AS x POSITIONAL JOIN u``
+with or without a keyword alias."""
 
 
 def _check_followers(dialect: str) -> None:
@@ -171,7 +179,9 @@ def _check_followers(dialect: str) -> None:
             ("table_alias", TABLE_ALIAS_PROBES),
             ("column_alias", COLUMN_ALIAS_PROBES),
         ):
-            missing = follow[rule] - _probed(dialect, probes) - _IGNORED
+            known = KNOWN_GAPS.get((dialect, rule), set())
+            assert known <= follow[rule]  # a gap fixed elsewhere is taken off the list
+            missing = follow[rule] - _probed(dialect, probes) - _IGNORED - known
             assert not missing, f"{dialect} {rule}: followers never probed: {sorted(missing)}"
 
 

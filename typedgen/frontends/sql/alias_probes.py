@@ -4,8 +4,9 @@ A keyword is a bare table or column alias in a dialect only where sqlglot reads 
 that alias before *every* follower the grammar may put after the alias there. Each entry is
 ``(terminal, template)``: ``terminal`` names the grammar terminal that follows the alias (``""``:
 the end of the text), and ``{}`` in ``template`` is the alias. An entry counts in a dialect
-where the plain alias ``x`` round-trips in it (the dialect has that follower there); the word
-must then come back as the alias (:func:`.tables._names`). The terminals are those the grammars
+where the text with the plain alias ``x`` round-trips in it (the dialect has that follower
+there); the word must then read as ``x`` does (as the alias; as a column where ``x`` is one,
+the generic dialect's ``SELECT x = a``). The terminals are those the grammars
 let follow the ``table_alias`` and ``column_alias`` rules (their FOLLOW sets, over every
 dialect); ``tests/frontends/sql/test_alias_probes.py`` checks that every such terminal of every
 dialect has an entry that counts there, so no follower goes unprobed.

@@ -338,11 +338,13 @@ def _alias_before(
     word: str, dialect: Any, probes: tuple[tuple[str, str], ...], ok: dict[str, Any]
 ) -> bool:
     """Whether ``word`` (upper case) stays a bare alias before each follower the dialect has
-    (:mod:`.alias_probes`: a follower counts where the plain alias ``x`` comes back there)."""
+    (:mod:`.alias_probes`): where the plain alias ``x`` round-trips, the word reads as ``x``
+    does (as the alias; in the generic dialect ``SELECT x = a`` is a comparison, and the word
+    must then be read as the column ``x`` is)."""
     for _, template in probes:
         if template not in ok:
             x = template.format("x")
-            ok[template] = _parsed(x, dialect) if _names(x, dialect, "X", "alias") else None
+            ok[template] = _parsed(x, dialect) if _round_trips(x, dialect, exact=False) else None
         if ok[template] is not None and not _reads_as_x(template, word, dialect, ok[template]):
             return False
     return True
