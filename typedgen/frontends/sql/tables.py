@@ -29,6 +29,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from typedgen.frontends.sql.alias_probes import (
+    COLUMN_ALIAS_AFTER,
+    COLUMN_ALIAS_PROBES,
+    TABLE_ALIAS_PROBES,
+)
 from typedgen.frontends.sql.arguments import LAST_ARGUMENTS, probe_last_arguments
 from typedgen.frontends.sql.dollar import dollar_strings
 from typedgen.frontends.sql.duckdb_probes import DuckdbTables, read_duckdb_tables
@@ -330,33 +335,67 @@ def _names(sql: str, dialect: Any, word: str, kind: str) -> bool:
     return any(name.upper() == word for name in found)
 
 
-_ALIAS_FOLLOWERS = (
-    "",
-    " LIMIT 1",
-    " OFFSET 1",
-    " ORDER BY a",
-    " FETCH FIRST 1 ROWS ONLY",
-    " UNION SELECT 1",
-    " WINDOW w AS ()",
-    " QUALIFY a",
-)
-"""What may follow a bare alias in the grammar, beside ``FROM``, ``JOIN``, ``,`` (probed apart):
-a word that starts one of these clauses is no bare alias where the clause exists."""
+def _parsed(sql: str, dialect: Any) -> Any:
+    import sqlglot
+    from sqlglot.errors import SqlglotError
+
+    try:
+        return sqlglot.parse_one(sql, read=dialect)
+    except SqlglotError:
+        return None
 
 
-def _alias_before(word: str, dialect: Any, template: str, ok: dict[str, bool]) -> bool:
-    """Whether ``word`` stays an alias before each follower the dialect has (a follower
-    counts where the plain alias ``x`` round-trips before it)."""
-    for follower in _ALIAS_FOLLOWERS:
-        if follower not in ok:
-            ok[follower] = _round_trips(template.format("x") + follower, dialect, exact=False)
-        if ok[follower] and not _names(template.format(word) + follower, dialect, word, "alias"):
+def _reads_as_x(template: str, word: str, dialect: Any, x_tree: Any) -> bool:
+    """Whether ``template`` with ``word`` reads as ``x_tree`` (with ``x``) does, the word in
+    the place of ``x``: one parse, where a round trip takes three (the alias is written back
+    the same in every place, and ``x_tree`` round-trips)."""
+    from sqlglot import exp
+
+    tree = _parsed(template.format(word.lower()), dialect)
+    if tree is None:
+        return False
+    for node in tree.find_all(exp.Identifier, exp.Var):
+        if not node.args.get("quoted") and node.name.upper() == word:
+            node.set("this", "x")
+    return bool(tree == x_tree)
+
+
+def _alias_before(
+    word: str, dialect: Any, probes: tuple[tuple[str, str], ...], ok: dict[str, Any]
+) -> bool:
+    """Whether ``word`` (upper case) stays a bare alias before each follower the dialect has
+    (:mod:`.alias_probes`): where the plain alias ``x`` round-trips, the word reads as ``x``
+    does (as the alias; in the generic dialect ``SELECT x = a`` is a comparison, and the word
+    must then be read as the column ``x`` is)."""
+    for _, template in probes:
+        if template not in ok:
+            x = template.format("x")
+            ok[template] = _parsed(x, dialect) if _round_trips(x, dialect, exact=False) else None
+        if ok[template] is not None and not _reads_as_x(template, word, dialect, ok[template]):
+            return False
+    return True
+
+
+def _extends_none(word: str, dialect: Any, ok: dict[str, Any]) -> bool:
+    """Whether a column alias ``word`` after each expression of ``COLUMN_ALIAS_AFTER`` that
+    round-trips with ``x`` there reads as ``x`` does, or as the alias (no expression's end
+    takes the word as its own part: ``COUNT(a) OVER``, ``INTERVAL '1' DAY TO`` are other
+    trees)."""
+    for template in COLUMN_ALIAS_AFTER:
+        if template not in ok:
+            x = template.format("x")
+            ok[template] = _parsed(x, dialect) if _round_trips(x, dialect, exact=False) else None
+        tree = ok[template]
+        if tree is None or _reads_as_x(template, word, dialect, tree):
+            continue
+        # INTERVAL '1' x: x is the unit, a keyword may be the alias (both read back).
+        if not _names(template.format(word.lower()), dialect, word, "alias"):
             return False
     return True
 
 
 def _word_roles(
-    word: str, dialect: Any, followers: dict[str, dict[str, bool]]
+    word: str, dialect: Any, followers: dict[str, dict[str, Any]]
 ) -> tuple[bool, bool, bool]:
     w = word.lower()
     ident = (
@@ -369,15 +408,18 @@ def _word_roles(
         and _names(f"SELECT a FROM {w}", dialect, word, "table")
         and _names(f"SELECT a AS {w} FROM t", dialect, word, "alias")
     )
+    # The bare aliases: the word (upper case, as sqlglot's names are compared) before every
+    # follower of the alias in the grammar (alias_probes.py).
     table_alias = (
         _names(f"SELECT a FROM t {w}", dialect, word, "alias")
         and _names(f"SELECT a FROM t {w} JOIN u ON a = b", dialect, word, "alias")
-        and _alias_before(w, dialect, "SELECT a FROM t {}", followers.setdefault("table", {}))
+        and _alias_before(word, dialect, TABLE_ALIAS_PROBES, followers.setdefault("table", {}))
     )
     column_alias = (
         _names(f"SELECT a {w} FROM t", dialect, word, "alias")
         and _names(f"SELECT a {w}, b FROM t", dialect, word, "alias")
-        and _alias_before(w, dialect, "SELECT a {}", followers.setdefault("column", {}))
+        and _alias_before(word, dialect, COLUMN_ALIAS_PROBES, followers.setdefault("column", {}))
+        and _extends_none(word, dialect, followers.setdefault("after", {}))
     )
     return ident, table_alias, column_alias
 
@@ -691,7 +733,7 @@ def _read_tables(name: str) -> DialectTables:
     func_tokens = _token_names(par.FUNC_TOKENS)
     functions = []
     with _quiet_sqlglot():
-        followers: dict[str, dict[str, bool]] = {}
+        followers: dict[str, dict[str, Any]] = {}
         word_roles = {
             w: _word_roles(w, dialect, followers) for w, t in keywords.items() if t != "VAR"
         }
