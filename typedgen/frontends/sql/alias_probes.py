@@ -65,6 +65,7 @@ _TAIL: tuple[tuple[str, str], ...] = (
     ("KW_USING", " USING SAMPLE 10"),
     ("KW_USING", " USING SAMPLE 10%"),
     ("SEMICOLON", ";"),
+    ("END_GAP", "\n\n"),  # generation's blank line after the statement (Terminals.end_gap)
 )
 """Clauses that may follow the last alias of a ``SELECT`` (its column's or its table's)."""
 
