@@ -231,13 +231,21 @@ def test_finish_closes_sql(tiny: LoadedModel, dialect: str) -> None:
     sqlglot = pytest.importorskip("sqlglot")
     generator = typedgen.Generator(typedgen.Sql(dialect), tiny)
     closed = 0
-    for prompt, budget in [("x", 12), ("z", 16), ("with a cte", 32)]:
-        details = generator(prompt, max_tokens=budget, on_max_tokens="finish", return_details=True)
+    # Without the loop guard every decoded token is in the output (its rollbacks decode more).
+    # With 8 and 10 tokens the random model's leading whitespace leaves too few to end a query.
+    for prompt, budget in [("x", 8), ("q", 10), ("z", 16), ("with a cte", 32)]:
+        details = generator(
+            prompt,
+            max_tokens=budget,
+            on_max_tokens="finish",
+            loop_guard=False,
+            return_details=True,
+        )
         assert isinstance(details.value, sqlglot.exp.Expression)
         sqlglot.parse_one(details.text, read=dialect)
         assert details.sampled_tokens + details.forced_tokens <= budget
         closed += details.closed_early
-    assert closed >= 1  # the random model's 12 tokens of whitespace need closing
+    assert closed >= 1  # not vacuous: some budget ran out before the query could end
 
 
 def test_finish_still_raises_when_no_completion_fits(tiny: LoadedModel) -> None:
