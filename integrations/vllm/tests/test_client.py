@@ -51,9 +51,8 @@ def test_gbnf_export_compiles_in_xgrammar(name: str) -> None:
 
 
 def test_sql_exports_to_gbnf() -> None:
-    """SQL's whitespace terminal is an intersection (a bounded run & at most one line break);
-    GBNF has no '&', so the export writes the plain expression of the same language, which fits
-    the budget since a run takes one line break (a blank line ends the statement)."""
+    """SQL's generation whitespace (a bounded run with at most one line break; a blank line
+    ends the statement) is a plain expression, which GBNF can write."""
     export = typedgen_vllm.structured_outputs(SQL, backend="xgrammar")
     lines = export.params["grammar"].splitlines()
     ignored = [line for line in lines if line.startswith("ignored ::=")]

@@ -248,11 +248,13 @@ def test_terminator_whitespace_and_integers() -> None:
     assert not sql_accepts(sql, "SELECT a FROM t;;")
     assert not sql_accepts(sql, "SELECT a FROM t; SELECT 1")
     assert sql_accepts(sql, "SELECT a\n  FROM t\n  WHERE b = 1")
-    # Whitespace runs are bounded: 32 characters and 1 line break in generation mode (a blank
-    # line only at the end), 100 and 3 for checking (tests/frontends/sql/test_terminals.py).
-    assert sql_accepts(sql, "SELECT a\n" + " " * 30 + "FROM t")
-    assert not sql_accepts(sql, "SELECT a\n\n" + " " * 30 + "FROM t")
-    assert not sql_accepts(sql, "SELECT a" + " " * 33 + "FROM t")
+    # Whitespace runs are bounded: in generation mode 8 blanks on a line and 16 after one line
+    # break (a blank line only at the end), 100 characters and 3 line breaks for checking
+    # (tests/frontends/sql/test_terminals.py).
+    assert sql_accepts(sql, "SELECT a\n" + " " * 16 + "FROM t")
+    assert not sql_accepts(sql, "SELECT a\n" + " " * 17 + "FROM t")
+    assert not sql_accepts(sql, "SELECT a\n\n" + " " * 16 + "FROM t")
+    assert not sql_accepts(sql, "SELECT a" + " " * 9 + "FROM t")
     assert not sql_accepts(sql, "SELECT a\n\n\nFROM t")
     check = typedgen.Sql("sqlite", whitespace="check")
     assert sql_accepts(check, "SELECT a\n\n\n" + " " * 40 + "FROM t")

@@ -40,7 +40,12 @@ def test_generation_refuses_a_lone_carriage_return() -> None:
 @pytest.mark.parametrize(
     ("text", "generation", "check"),
     [
-        ("SELECT" + " " * 32 + "1", True, True),
+        # Generation: at most 8 blanks on a line, 16 after the one line break.
+        ("SELECT" + " " * 8 + "1", True, True),
+        ("SELECT" + " " * 9 + "1", False, True),
+        ("SELECT" + " " * 8 + "\n" + "\t" * 16 + "1", True, True),
+        ("SELECT\n" + "\t" * 17 + "1", False, True),
+        ("SELECT" + " " * 9 + "\n1", False, True),
         ("SELECT" + " " * 33 + "1", False, True),
         ("SELECT" + " " * 100 + "1", False, True),
         ("SELECT" + " " * 101 + "1", False, False),
@@ -53,8 +58,14 @@ def test_generation_refuses_a_lone_carriage_return() -> None:
         ("SELECT 1\n\n;", False, True),
         ("SELECT 1\n\n\n", False, True),
         ("SELECT 1\n\n\n\n", False, False),
-        (" " * 32 + "SELECT 1" + " " * 32, True, True),
-        (" " * 33 + "SELECT 1", False, True),
+        # The blank line's blanks are bounded alike.
+        ("SELECT 1" + " " * 8 + "\n" + "\t" * 16 + "\n", True, True),
+        ("SELECT 1\n" + "\t" * 17 + "\n", False, True),
+        ("SELECT 1;" + " " * 9 + "\n\n", False, True),
+        (" " * 8 + "SELECT 1" + " " * 8, True, True),
+        (" " * 9 + "SELECT 1", False, True),
+        ("\n" + " " * 16 + "SELECT 1;\n" + " " * 16, True, True),
+        ("SELECT 1;" + " " * 9, False, True),
         ("SELECT 1;" + " " * 33, False, True),
     ],
 )
@@ -84,7 +95,7 @@ def test_a_blank_line_ends_the_statement() -> None:
 def test_the_bound_leaves_no_dead_end() -> None:
     # After the longest run the matcher still offers a way on (a word), never only blanks.
     m = compiled(GEN).matcher()
-    assert m.accept_bytes(b"SELECT" + b" " * 32)
+    assert m.accept_bytes(b"SELECT" + b" " * 8)
     assert not m.fork().accept_bytes(b" ")
     assert m.accept_bytes(b"1") and m.is_complete()
 

@@ -36,10 +36,10 @@ class Sql:
     ``comments=True`` accepts the dialect's comments (``--``, ``/* */``, ``#``...) as ignored
     text, each at most 256 characters; off by default, so a model cannot spend its budget in
     comments (a run of comments is not bounded, only each comment). ``whitespace="generation"``
-    (default) allows at most 32 whitespace characters with one line break between two words
-    and around the statement, and no ``\r`` but in ``\r\n``; a blank line ends the statement
-    (only a complete one may take it); ``whitespace="check"`` is the
-    wider language for checking SQL from elsewhere (100 characters, three line breaks, any
+    (default) allows at most 8 spaces or tabs on a line and one line break (16 after it)
+    between two words and around the statement, and no ``\r`` but in ``\r\n``; a blank line
+    ends the statement (only a complete one may take it); ``whitespace="check"`` is the wider
+    language for checking SQL from elsewhere (100 characters, three line breaks, any
     ``\r`` unless comments are on). ``placeholders=True`` accepts the dialect's query
     parameters (``?``, ``$1``, ``:name``, ``@name``); off by default, since a generated query
     has nothing to bind them to (and a small model drifts into ``SELECT :x``).

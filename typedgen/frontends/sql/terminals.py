@@ -22,9 +22,14 @@ _WORDISH = CharClass(((ord("A"), ord("Z")), (ord("a"), ord("z")), (ord("_"), ord
 _MAX_INT_DIGITS = 18
 _MAX_WS = 100
 """Checking mode: at most this many whitespace characters between two lexemes (3 line breaks)."""
-_MAX_GEN_WS = 32
-"""Generation mode: at most this many (1 line break, ``\r`` only before ``\n``; a blank line
-only at the end, ``END_GAP``)."""
+_MAX_GEN_BLANKS = 8
+"""Generation mode: spaces and tabs on one line, before a line break or without one."""
+_MAX_GEN_INDENT = 16
+"""Generation mode: spaces and tabs after the (one) line break: the next line's indentation.
+With :data:`_MAX_GEN_BLANKS`, a run takes at most 25 characters (``\r`` only before ``\n``; a
+blank line only at the end, ``END_GAP``). A small model that cannot end where it wants (after
+a name that can only be a qualifier, ``category_id``, before its ``.``) spent its budget on
+runs of 31 tabs under the earlier bound of 32 characters, about five tokens a run."""
 _MAX_COMMENT = 256
 """Characters of one comment's text, when comments are on."""
 _CONTROLS = "".join(chr(c) for c in range(32) if c != 9) + "\x7f"
@@ -128,20 +133,27 @@ class TerminalRules(PgMysqlRules):
                 blank, newline = CharClass.of(" \t\r"), Lit.text("\n")
             runs = seq(star(blank), Repeat(seq(newline, star(blank)), 0, 3))
             return Intersect((Repeat(CharClass.of(" \t\r\n"), 1, _MAX_WS), runs))
-        runs = seq(star(blank), Repeat(seq(newline, star(blank)), 0, 1))
-        return Intersect((Repeat(CharClass.of(" \t\r\n"), 1, _MAX_GEN_WS), runs))
+        line = Repeat(blank, 0, _MAX_GEN_BLANKS)
+        return alt(
+            Repeat(blank, 1, _MAX_GEN_BLANKS),
+            seq(line, newline, Repeat(blank, 0, _MAX_GEN_INDENT)),
+        )
 
     def end_gap(self) -> Rule | None:
         """Generation: a blank line, which only the end of the statement may take (the words
         of a statement are at most one line break apart). A model that writes a blank line
         after a complete query means to stop there, and there it stops: before, the gap was
         whitespace between two words, and the model went on to write its explanation into the
-        query (``\\n\\n.\\n\\nCUSTOMER_ID``) until the budget ran out. ``None`` when checking."""
+        query (``\\n\\n.\\n\\nCUSTOMER_ID``) until the budget ran out. Its blanks are bounded
+        as WS's are: unbounded, a model that wanted to close a code fence after the query wrote
+        a line break and then tabs by the hundred, each run a start of the blank line that
+        never came. ``None`` when checking."""
         if self.options.whitespace == "check":
             return None
         newline = seq(opt(Lit.text("\r")), Lit.text("\n"))
-        blank = star(CharClass.of(" \t"))
-        return self.terminal("END_GAP", seq(blank, newline, blank, newline))
+        blank = CharClass.of(" \t")
+        line, indent = Repeat(blank, 0, _MAX_GEN_BLANKS), Repeat(blank, 0, _MAX_GEN_INDENT)
+        return self.terminal("END_GAP", seq(line, newline, indent, newline))
 
     def comment_forms(self, *, bounded: bool, whole_line: bool = False) -> list[Expr]:
         """The dialect's comments: ``--``, ``#``, ``//`` to the line end, ``/* */``; each at
