@@ -19,7 +19,9 @@ from typedgen.decoding.loops import (
     digit_run,
     find_repetition,
     inside_free_text,
+    long_run,
     loop_guard_from,
+    run_start,
     tokens_spelling_prefix,
     trailing_digits,
 )
@@ -212,6 +214,33 @@ def test_guard_leaves_repeated_list_items_alone(tiny: LoadedModel) -> None:
     details = typedgen.Generator(schema, tiny)("commands", return_details=True)
     assert details.value == ["stop"] * 6
     assert details.loops == ()
+
+
+def test_guard_penalises_a_long_run_of_one_short_item(
+    smollm2_tokenizer: Any, smollm2_vocab: Any
+) -> None:
+    """``run_bytes``: a short item repeated until the run spans 48 bytes is penalised from
+    there (an SQL ``IN (1, 1, 1, ...)``); a few repeats are left alone (above)."""
+    from tests.decoding.conftest import tiny_model
+
+    looping = tiny_model(smollm2_tokenizer, smollm2_vocab, seed=2)  # greedy: "go" 14 times
+    schema = {"type": "array", "items": {"enum": ["stop", "go", "left"]}}
+    generator = typedgen.Generator(schema, looping, max_tokens=60, on_max_tokens="finish")
+    off = generator("Write:", loop_guard=LoopGuard(run_bytes=0), return_details=True)
+    assert set(off.value) == {"go"} and len(off.value) > 8 and off.loops == ()
+    details = generator("Write:", return_details=True)
+    assert set(details.value) > {"go"}  # another item where the run reached 48 bytes
+    unit = details.loops[0].unit.encode()
+    assert {e.action for e in details.loops} == {"penalty"}
+    assert details.loops[0].repeats == run_start(unit, LoopGuard()) == -(-48 // len(unit))
+    assert details.value[: details.value.index("left")] == off.value[: details.value.index("left")]
+
+
+def test_long_runs() -> None:
+    assert long_run(b"1, ", b"1, " * 16, 48) and not long_run(b"1, ", b"1, " * 15, 48)
+    assert not long_run(b")", b")" * 60, 48)  # punctuation alone
+    assert not long_run(b"1, ", b"1, " * 30, 0)
+    assert run_start(b"1, ", LoopGuard()) == 16 and run_start(b"x" * 40, LoopGuard()) == 3
 
 
 NUMBER_SCHEMA = {

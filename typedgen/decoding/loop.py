@@ -47,6 +47,8 @@ from typedgen.decoding.loops import (
     digit_run,
     find_repetition,
     inside_free_text,
+    long_run,
+    run_start,
     tokens_spelling_prefix,
     trailing_digits,
 )
@@ -563,10 +565,17 @@ class Decoder:
             return _Steer()
         unit = self.vocab.decode(list(found.unit))
         free = digits or inside_free_text(row.matcher, span, span_tokens)
+        base = guard.repeats  # the repetitions at which the penalty starts
         if found.repeats < guard.repeats:  # a phrase seen twice: in free text only
             loop = free and not digits and len(unit) >= guard.phrase_bytes
-        else:
-            loop = free or 0 < guard.structure_bytes <= len(unit)
+        elif free or 0 < guard.structure_bytes <= len(unit):
+            loop = True
+        else:  # a short unit across lexemes: only a long run of it (``1, 1, 1, ...``)
+            short = len(unit) < guard.structure_bytes  # structure_bytes=0: none across lexemes
+            loop = short and long_run(unit, span, guard.run_bytes)
+            base = run_start(unit, guard)
+            if short and not loop and long_run(unit, b"x" * guard.run_bytes, guard.run_bytes):
+                return _Steer()  # not yet: looked at again as the run grows
         if not loop:
             row.not_loop = (found.start, found.unit)
             return _Steer()
@@ -605,7 +614,7 @@ class Decoder:
         ids = self._loop_tokens.get(unit)
         if ids is None:
             ids = self._loop_tokens[unit] = tokens_spelling_prefix(self.compiled.trie, unit)
-        amount = guard.penalty * 2.0 ** (found.repeats - guard.repeats)
+        amount = guard.penalty * 2.0 ** (found.repeats - base)
         return _Steer(penalty=(ids, amount))
 
     def _close_point(self, row: Row, first: int) -> int | None:

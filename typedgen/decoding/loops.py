@@ -17,8 +17,11 @@ is a loop in three cases:
   one (``1000000000000000``, 10^15, is left alone);
 - structure: the unit crosses lexemes but spans at least ``structure_bytes``
   (``"height_width":10,`` again and again, a schema nested in itself). Such a loop is only
-  penalised, never closed. Short repeated items (``"stop",``), keywords and punctuation are
-  never touched.
+  penalised, never closed;
+- a long run: a shorter unit that crosses lexemes and holds a letter or digit, repeated until
+  its repetitions in a row span ``run_bytes`` (``1, 1, 1, ...`` sixteen times in an SQL ``IN``
+  list). Penalised from there on, never closed. A few repeated items (``"stop", "stop"``) and
+  runs of punctuation (``)))``) are never touched.
 
 Then:
 
@@ -63,7 +66,9 @@ __all__ = [
     "Repetition",
     "digit_run",
     "find_repetition",
+    "long_run",
     "loop_guard_from",
+    "run_start",
     "trailing_digits",
 ]
 
@@ -95,6 +100,11 @@ class LoopGuard:
     """A unit that crosses lexemes (a key and its value, a nested object, a list item) counts
     as a loop when it spans at least this many bytes; it is penalised, never closed. ``0``
     turns structural loops off."""
+    run_bytes: int = 48
+    """A unit shorter than ``structure_bytes`` that crosses lexemes counts as a loop once its
+    repetitions in a row span this many bytes and it holds an ASCII letter or digit (``1, ``
+    sixteen times; ``"stop", `` seven times); penalised from there on, never closed. ``0``
+    turns the rule off (``structure_bytes=0`` turns off both rules across lexemes)."""
     number_digits: int = 24
     """A run of this many digits, repeated or not, is a runaway number: the next token must end
     the lexeme where the grammar allows it, else at least leave the digits (a pattern's
@@ -118,6 +128,7 @@ class LoopGuard:
                 self.min_bytes,
                 self.phrase_bytes,
                 self.structure_bytes,
+                self.run_bytes,
                 self.number_digits,
                 self.penalty,
             )
@@ -125,10 +136,10 @@ class LoopGuard:
         ):
             raise OptionError(
                 "LoopGuard needs repeats >= 2, max_unit >= 1, and min_bytes, phrase_bytes,"
-                " structure_bytes, number_digits and penalty >= 0",
+                " structure_bytes, run_bytes, number_digits and penalty >= 0",
                 code="option-value",
                 hint="the defaults are repeats=3, max_unit=32, min_bytes=12, phrase_bytes=16,"
-                " structure_bytes=16, number_digits=24, penalty=4.0",
+                " structure_bytes=16, run_bytes=48, number_digits=24, penalty=4.0",
             )
         if self.close_after < 1:
             raise OptionError(
@@ -226,6 +237,17 @@ def trailing_digits(tokens: list[int], pieces: Sequence[bytes], limit: int) -> i
         if rest or count >= limit:
             break
     return count
+
+
+def long_run(unit: bytes, span: bytes, run_bytes: int) -> bool:
+    """Whether repetitions of a short ``unit`` spanning ``span`` are a long run: at least
+    ``run_bytes`` (``0``: never), of a unit holding an ASCII letter or digit."""
+    return 0 < run_bytes <= len(span) and any(chr(b).isalnum() for b in unit if b < 0x80)
+
+
+def run_start(unit: bytes, guard: LoopGuard) -> int:
+    """The repetitions at which a long run of ``unit`` first counts (its penalty's base)."""
+    return max(guard.repeats, -(-guard.run_bytes // max(len(unit), 1)))
 
 
 def digit_run(span: bytes) -> bool:
