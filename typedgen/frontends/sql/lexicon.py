@@ -89,6 +89,8 @@ class Role:
     """A table of the caller's schema."""
     column: bool = False
     """A column of the caller's schema."""
+    no_cte: bool = False
+    """Names things, but no common table expression (``WITH recursive AS``: a modifier)."""
 
     def tag(self) -> str:
         parts = []
@@ -119,6 +121,7 @@ class Role:
             (self.table_name, "TN"),
             (self.table, "TBL"),
             (self.column, "COL"),
+            (self.no_cte, "NCTE"),
         ):
             if flag:
                 parts.append(name)
@@ -159,7 +162,7 @@ class Lexicon:
         """Words that name nothing in this grammar (set by a construct that reads them by
         their text where a name could start: MATCH_RECOGNIZE's FINAL and RUNNING)."""
         # Every single-word keyword of the dialect plays the identifier roles its token allows.
-        for word in (*tables.keywords, *tables.reserved):
+        for word in (*tables.keywords, *tables.reserved, *tables.word_roles):
             self._word(word)
         # A name sqlglot knows as a function gets a terminal of its own, so that the
         # anonymous call (any IDENT followed by "(") cannot take it with arguments sqlglot
@@ -257,6 +260,7 @@ class Lexicon:
             table_name=free and table_name,
             table=entry.table,
             column=entry.column,
+            no_cte=free and ident and word in t.cte_refused,
         )
 
     # -- output ----------------------------------------------------------------------------
@@ -268,7 +272,8 @@ class Lexicon:
         Returns ``(rules, reserved, classes, by_role)``: ``reserved`` holds the terminal of the
         words that play no role (reserved keywords the grammar does not use), which must lex
         and be refused; ``classes`` maps a role-class name (``ident``, ``table_alias``,
-        ``column_alias``, ``as_name``, ``member_name``, ``table_word``, ``schema_table``,
+        ``column_alias``, ``as_name``, ``member_name``, ``table_word``, ``cte_name``,
+        ``schema_table``,
         ``schema_column``) to terminal names; ``by_role``
         maps each word group's role to its terminal names (for functions and types).
 
@@ -325,6 +330,7 @@ class Lexicon:
             "as_name": ["IDENT"],
             "member_name": ["IDENT"],
             "table_word": ["IDENT"],
+            "cte_name": ["IDENT"],
             "schema_table": [],
             "schema_column": [],
         }
@@ -336,6 +342,7 @@ class Lexicon:
                 (role.ident or role.as_name, "as_name"),
                 (role.ident or role.member, "member_name"),
                 (role.ident or role.table_name, "table_word"),
+                (role.ident and not role.no_cte, "cte_name"),
                 # Unquoted, a schema name must also be usable as a name (a table: in FROM).
                 (role.table and (role.ident or role.table_name), "schema_table"),
                 (role.column and role.ident, "schema_column"),

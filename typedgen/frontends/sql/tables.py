@@ -32,7 +32,9 @@ from typing import Any
 from typedgen.frontends.sql.alias_probes import (
     COLUMN_ALIAS_AFTER,
     COLUMN_ALIAS_PROBES,
+    CTE_NAME_PROBES,
     TABLE_ALIAS_PROBES,
+    continuation_words,
 )
 from typedgen.frontends.sql.arguments import LAST_ARGUMENTS, probe_last_arguments
 from typedgen.frontends.sql.dollar import dollar_strings
@@ -158,7 +160,9 @@ class DialectTables:
     """Upper-case words the generator quotes when they name something (must be quoted)."""
     word_roles: dict[str, tuple[bool, bool, bool]]
     """For each keyword: whether it may be written unquoted as (a column, table or name after
-    ``AS``; a table alias without ``AS``; a column alias without ``AS``), as sqlglot reads it."""
+    ``AS``; a table alias without ``AS``; a column alias without ``AS``), as sqlglot reads it.
+    Also the words sqlglot's parser reads by their text (``NO_PAREN_FUNCTION_PARSERS``'
+    ``IF``, the interval span's ``TO``: ``alias_probes.continuation_words``)."""
     symbols: tuple[str, ...]
     """Operator tokens made of symbols (``<=``, ``::``, ``->>``...)."""
     id_var_tokens: frozenset[str]
@@ -224,6 +228,10 @@ class DialectTables:
     """Words and symbols that start a range predicate for sqlglot's parser (its
     ``RANGE_PARSERS``: ``IN``, ``LIKE``, ``IS``...): after a negated range, sqlglot
     parenthesises the negation only before one of these (or ``NOT``)."""
+    cte_refused: frozenset[str] = frozenset()
+    """Words that name things (``word_roles``' first flag) but no common table expression:
+    sqlglot reads them as a WITH modifier there (``WITH recursive AS (...)``), probed by
+    ``alias_probes.CTE_NAME_PROBES``."""
     warehouse: WarehouseTables = dataclasses.field(default_factory=WarehouseTables)
     """Entries of the tables of one warehouse's syntax (:mod:`.warehouse_probes`)."""
     duckdb: DuckdbTables = dataclasses.field(default_factory=DuckdbTables)
@@ -476,17 +484,42 @@ def _columns(k: int) -> list[str]:
     return [f"x{i}" for i in range(1, k + 1)]
 
 
+def _operands_kept(name: str, k: int, dialect: Any) -> bool:
+    """Whether a call sqlglot writes as an operator (SQLite's ``GLOB(a, b)``, written ``b
+    GLOB a``) keeps an argument of the lowest precedence (``x OR y``) its own: the writer adds
+    no parentheses, so ``GLOB(x IS y, 0)`` comes back as another tree (a random walk found it).
+    A call written as a call keeps its arguments inside its parentheses (not probed)."""
+    import sqlglot
+
+    if k == 0:
+        return True
+    try:
+        text = sqlglot.parse_one(f"SELECT {name}({', '.join(['x'] * k)})", read=dialect)
+        written = text.sql(dialect=dialect)
+    except Exception:  # judged by the other probes
+        return True
+    if re.search(r"\w\s*\(", written[len("SELECT ") :]):
+        return True  # a call (of this name or another)
+    return _round_trips(f"SELECT {name}({', '.join(['x OR y'] * k)})", dialect, exact=False)
+
+
 def _probe_arity(name: str, dialect: Any) -> Arity | None:
     def takes(k: int) -> bool:
         # Columns first: most failures show there, and the other probes are skipped. Any
         # spelling sqlglot reads back to the same tree counts (SQLite's SUBSTR is written
         # SUBSTRING): the name is known, so only its arities are in question.
-        return all(
-            _round_trips(f"SELECT {name}({', '.join([value] * k)})", dialect, exact=False)
-            for value in _PROBE_VALUES
-        ) and (
-            k < 2
-            or _keeps_arguments(f"SELECT {name}({', '.join(_columns(k))})", _columns(k), dialect)
+        return (
+            all(
+                _round_trips(f"SELECT {name}({', '.join([value] * k)})", dialect, exact=False)
+                for value in _PROBE_VALUES
+            )
+            and (
+                k < 2
+                or _keeps_arguments(
+                    f"SELECT {name}({', '.join(_columns(k))})", _columns(k), dialect
+                )
+            )
+            and _operands_kept(name, k, dialect)
         )
 
     counts = [k for k in range(_PROBE_MAX_ARGS + 1) if takes(k)]
@@ -734,9 +767,18 @@ def _read_tables(name: str) -> DialectTables:
     functions = []
     with _quiet_sqlglot():
         followers: dict[str, dict[str, Any]] = {}
-        word_roles = {
-            w: _word_roles(w, dialect, followers) for w, t in keywords.items() if t != "VAR"
-        }
+        # Keywords, and the words the parser reads by their text where a name could stand:
+        # SELECT if < 1 is IF's condition for the base parser (NO_PAREN_FUNCTION_PARSERS).
+        probed = {w for w, t in keywords.items() if t != "VAR"}
+        probed |= {w for w in par.NO_PAREN_FUNCTION_PARSERS if set(w) <= _WORD_CHARS}
+        probed |= set(continuation_words(dialect))
+        word_roles = {w: _word_roles(w, dialect, followers) for w in sorted(probed)}
+        cte = followers.setdefault("cte", {})
+        cte_refused = frozenset(
+            w
+            for w, roles in word_roles.items()
+            if roles[0] and not _alias_before(w, dialect, CTE_NAME_PROBES, cte)
+        )
         name_roles = {w: _name_roles(w, dialect) for w, roles in word_roles.items() if not roles[0]}
         # Names with a parser of their own (STRING_AGG, POSITION...) are functions too.
         parsed_only = {name: None for name in par.FUNCTION_PARSERS if name not in par.FUNCTIONS}
@@ -912,6 +954,7 @@ def _read_tables(name: str) -> DialectTables:
         reserved=reserved,
         word_roles=word_roles,
         name_roles={w: roles for w, roles in name_roles.items() if any(roles)},
+        cte_refused=cte_refused,
         symbols=tuple(
             sorted(
                 k
