@@ -91,6 +91,9 @@ class Role:
     """A column of the caller's schema."""
     no_cte: bool = False
     """Names things, but no common table expression (``WITH recursive AS``: a modifier)."""
+    operator_counts: tuple[int, ...] = ()
+    """Argument counts at which the call is written back as an operator (``GLOB(a, b)`` as
+    ``b GLOB a``): taken only with plain operands, as a whole select item."""
 
     def tag(self) -> str:
         parts = []
@@ -112,6 +115,8 @@ class Role:
             parts.append("FMT")
         if self.known_function:
             parts.append("KF")
+        if self.operator_counts:
+            parts.append("OP" + "".join(map(str, self.operator_counts)))
         for flag, name in (
             (self.ident, "ID"),
             (self.table_alias, "TA"),
@@ -137,6 +142,7 @@ class _Word:
     order_by: tuple[int, ...] = ()
     aliased_args: bool = False
     last_args: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    operator_counts: tuple[int, ...] = ()
     type_params: tuple[int, ...] = ()
     type_format: bool = False
     known_function: bool = False
@@ -207,6 +213,7 @@ class Lexicon:
         order_by: tuple[int, ...] = (),
         aliased_args: bool = False,
         last_args: tuple[tuple[str, tuple[int, ...]], ...] = (),
+        operator_counts: tuple[int, ...] = (),
     ) -> None:
         entry = self._word(name)
         entry.function = arity
@@ -215,6 +222,7 @@ class Lexicon:
         entry.order_by = order_by
         entry.aliased_args = aliased_args
         entry.last_args = last_args
+        entry.operator_counts = operator_counts
 
     def data_type(self, name: str, params: tuple[int, ...], *, formats: bool = False) -> None:
         entry = self._word(name)
@@ -249,6 +257,7 @@ class Lexicon:
             order_by=entry.order_by,
             aliased_args=entry.aliased_args,
             last_args=entry.last_args,
+            operator_counts=entry.operator_counts,
             type_params=entry.type_params,
             type_format=entry.type_format,
             known_function=entry.known_function and entry.function is None,

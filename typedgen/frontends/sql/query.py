@@ -158,6 +158,7 @@ class QueryRules(WarehouseRules, PgMysqlRules):
             "value_item",
             alt(
                 seq(ref("expr"), opt(ref("alias"))),
+                *self.operator_items(),
                 *self.select_values(),
                 *self.prefix_aliases(),
                 *self.assign_aliases(),

@@ -134,6 +134,11 @@ class Function:
     probed where the dialect has the form (:mod:`.arguments`): ``lambda``, Spark's
     ``TRANSFORM(a, x -> x + 1)`` or ``(x, i) -> x + i`` (two or more arguments); ``variadic``,
     PostgreSQL's ``JSON_EXTRACT_PATH(a, VARIADIC b)``."""
+    operator_counts: tuple[int, ...] = ()
+    """Argument counts at which sqlglot writes the call as an operator that does not keep an
+    argument of low precedence its own (SQLite's ``GLOB(a, b)``, written ``b GLOB a``;
+    DuckDB's ``JSON_EXTRACT(a, 'p')``, written ``a -> 'p'``): a call of such a count is taken
+    only with plain operands as a whole select item (see :func:`_operands_kept`)."""
 
 
 @dataclass(frozen=True)
@@ -228,6 +233,10 @@ class DialectTables:
     """Words and symbols that start a range predicate for sqlglot's parser (its
     ``RANGE_PARSERS``: ``IN``, ``LIKE``, ``IS``...): after a negated range, sqlglot
     parenthesises the negation only before one of these (or ``NOT``)."""
+    niladic_words: tuple[str, ...] = ()
+    """Words the parser reads by their text as a function without parentheses that name
+    nothing (``word_roles``' first flag off) but read back as a value where one may stand
+    (Oracle's ``SYSDATE``): primaries of their own."""
     cte_refused: frozenset[str] = frozenset()
     """Words that name things (``word_roles``' first flag) but no common table expression:
     sqlglot reads them as a WITH modifier there (``WITH recursive AS (...)``), probed by
@@ -432,6 +441,28 @@ def _word_roles(
     return ident, table_alias, column_alias
 
 
+_NILADIC_PROBES = (
+    "SELECT {}",
+    "SELECT {} FROM t",
+    "SELECT {} AS x, a FROM t",
+    "SELECT a FROM t WHERE a > {}",
+    "SELECT {} + 1, 1 - {}",
+    "SELECT f({}, a)",
+)
+
+
+def _niladic(word: str, dialect: Any) -> bool:
+    """Whether ``word`` reads back as a value (no column) wherever one may stand."""
+    from sqlglot import exp
+
+    tree = _parsed(f"SELECT {word}", dialect)
+    return (
+        tree is not None
+        and not any(isinstance(v, exp.Column) for v in tree.expressions)
+        and all(_round_trips(p.replace("{}", word), dialect, exact=False) for p in _NILADIC_PROBES)
+    )
+
+
 def _name_roles(word: str, dialect: Any) -> tuple[bool, bool, bool]:
     """The naming roles of a word that cannot name everything (see ``name_roles``)."""
     w = word.lower()
@@ -508,18 +539,12 @@ def _probe_arity(name: str, dialect: Any) -> Arity | None:
         # Columns first: most failures show there, and the other probes are skipped. Any
         # spelling sqlglot reads back to the same tree counts (SQLite's SUBSTR is written
         # SUBSTRING): the name is known, so only its arities are in question.
-        return (
-            all(
-                _round_trips(f"SELECT {name}({', '.join([value] * k)})", dialect, exact=False)
-                for value in _PROBE_VALUES
-            )
-            and (
-                k < 2
-                or _keeps_arguments(
-                    f"SELECT {name}({', '.join(_columns(k))})", _columns(k), dialect
-                )
-            )
-            and _operands_kept(name, k, dialect)
+        return all(
+            _round_trips(f"SELECT {name}({', '.join([value] * k)})", dialect, exact=False)
+            for value in _PROBE_VALUES
+        ) and (
+            k < 2
+            or _keeps_arguments(f"SELECT {name}({', '.join(_columns(k))})", _columns(k), dialect)
         )
 
     counts = [k for k in range(_PROBE_MAX_ARGS + 1) if takes(k)]
@@ -770,9 +795,13 @@ def _read_tables(name: str) -> DialectTables:
         # Keywords, and the words the parser reads by their text where a name could stand:
         # SELECT if < 1 is IF's condition for the base parser (NO_PAREN_FUNCTION_PARSERS).
         probed = {w for w, t in keywords.items() if t != "VAR"}
-        probed |= {w for w in par.NO_PAREN_FUNCTION_PARSERS if set(w) <= _WORD_CHARS}
+        no_paren = {w for w in par.NO_PAREN_FUNCTION_PARSERS if set(w) <= _WORD_CHARS}
+        probed |= no_paren
         probed |= set(continuation_words(dialect))
         word_roles = {w: _word_roles(w, dialect, followers) for w in sorted(probed)}
+        niladic = tuple(
+            w for w in sorted(no_paren) if not word_roles[w][0] and _niladic(w, dialect)
+        )
         cte = followers.setdefault("cte", {})
         cte_refused = frozenset(
             w
@@ -803,7 +832,10 @@ def _read_tables(name: str) -> DialectTables:
             aliased = fname in aliased_names and _round_trips(
                 f"SELECT {fname}(1 AS a, x AS b, 'c' AS c) FROM t", dialect, exact=False
             )
-            functions.append(Function(fname, arity, aggregate, many, ordered, aliased))
+            operators = tuple(k for k in arity.counts if not _operands_kept(fname, k, dialect))
+            functions.append(
+                Function(fname, arity, aggregate, many, ordered, aliased, operator_counts=operators)
+            )
         types = {}
         # Type names of one or more words (DOUBLE PRECISION), in any spelling sqlglot reads
         # back to the same type (STRING for TEXT, DEC for DECIMAL).
@@ -955,6 +987,7 @@ def _read_tables(name: str) -> DialectTables:
         word_roles=word_roles,
         name_roles={w: roles for w, roles in name_roles.items() if any(roles)},
         cte_refused=cte_refused,
+        niladic_words=niladic,
         symbols=tuple(
             sorted(
                 k
