@@ -84,20 +84,22 @@ def suspect(text: str, dialect: str) -> str | None:
     names = Counter(
         i.name.upper() for i in tree.find_all(exp.Identifier) if not i.args.get("quoted")
     )
+    # Tokens outside every bracket only (OPTION (LOOP JOIN), FILTER (WHERE b) are no clauses).
+    depth, top = 0, []
+    for t in tokens:
+        depth += t.token_type in (TokenType.L_PAREN, TokenType.L_BRACKET)
+        depth -= t.token_type in (TokenType.R_PAREN, TokenType.R_BRACKET)
+        if depth == 0:
+            top.append(t)
     for token_type, node in _CLAUSES:
-        words = Counter(t.text.upper() for t in tokens if t.token_type == token_type)
+        words = Counter(t.text.upper() for t in top if t.token_type == token_type)
         # A keyword read as a name (SELECT limit) is no clause.
         spelled = sum(max(n - names[w], 0) for w, n in words.items())
         found = sum(1 for _ in tree.find_all(node))
         if spelled > found:
             return f"{spelled} {token_type.name} in the text, {found} {node.__name__} in the tree"
-    depth, top_from = 0, False
-    for t in tokens:
-        depth += t.token_type == TokenType.L_PAREN
-        depth -= t.token_type == TokenType.R_PAREN
-        top_from |= depth == 0 and t.token_type == TokenType.FROM
-    if top_from and tree.find(exp.From) is None:
-        return "FROM outside parentheses, no From in the tree"
+    if any(t.token_type == TokenType.FROM for t in top) and tree.find(exp.From) is None:
+        return "FROM outside brackets, no From in the tree"
     return None
 
 
