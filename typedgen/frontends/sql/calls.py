@@ -188,6 +188,10 @@ class CallRules(WarehouseRules):
         if self.has("table_hint"):
             # A hint is a bare word: sqlglot writes WITH ("< b") unquoted, which does not parse.
             self.rule("hint_name", alt(*(Ref(t) for t in classes["ident"])))
+        if self.has("star_apply"):
+            # So is ClickHouse's APPLY(f): APPLY("{ a") is written APPLY({ a), and APPLY("f")
+            # as APPLY(f), another identifier (unquoted).
+            self.rule("apply_name", alt(*(Ref(t) for t in classes["ident"])))
         self.call_rule(by_role)
         self.type_rule(by_role)
         self.path_key_rule()
