@@ -98,7 +98,10 @@ def suspect(text: str, dialect: str) -> str | None:
         found = sum(1 for _ in tree.find_all(node))
         if spelled > found:
             return f"{spelled} {token_type.name} in the text, {found} {node.__name__} in the tree"
-    if any(t.token_type == TokenType.FROM for t in top) and tree.find(exp.From) is None:
+    # (IS DISTINCT FROM spells a FROM of its own.)
+    froms = [i for i, t in enumerate(top) if t.token_type == TokenType.FROM]
+    froms = [i for i in froms if not (i and top[i - 1].token_type == TokenType.DISTINCT)]
+    if froms and tree.find(exp.From) is None:
         return "FROM outside brackets, no From in the tree"
     return None
 
