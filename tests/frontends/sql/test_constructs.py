@@ -412,3 +412,37 @@ def test_an_operand_limit_stays_refused_where_sqlglot_rewrites_it() -> None:
     """``LIMIT 1, 2`` in an operand comes back as ``LIMIT 2 OFFSET 1``: refused there too."""
     text = "SELECT a FROM x LIMIT 1, 2 UNION ALL SELECT b FROM y"
     assert not sql_accepts(typedgen.Sql("clickhouse"), text)
+
+
+@pytest.mark.parametrize("dialect", ["sqlite", "postgres", "generic", "duckdb"])
+def test_one_where_after_items_without_from(dialect: str) -> None:
+    """Without FROM, the items may be followed by a WHERE (``SELECT * WHERE b``) once: the
+    form kept for a bare star's WHERE took the optional WHERE after it too, and sqlglot reads
+    ``SELECT a WHERE b WHERE c`` as "multiple WHERE clauses" (a random walk found it)."""
+    for options in ({}, {"comments": True, "whitespace": "check", "functions": "any"}):
+        sql = typedgen.Sql(dialect, **options)  # type: ignore[arg-type]
+        for refused in ("SELECT a WHERE b WHERE c", "SELECT * WHERE b WHERE c"):
+            with pytest.raises(sqlglot.errors.ParseError):
+                sqlglot.parse_one(refused, read=sql.dialect)
+            assert not sql_accepts(sql, refused), (dialect, refused)
+        for text in ("SELECT a WHERE b", "SELECT a, b WHERE c GROUP BY a"):
+            assert sql_accepts(sql, text), (dialect, text)
+            assert round_trips(text, sql.dialect)[0]
+
+
+@pytest.mark.parametrize(("dialect", "word"), [("oracle", "UNIQUE"), ("mysql", "DISTINCTROW")])
+def test_distinct_spellings_only_where_read_as_distinct(dialect: str, word: str) -> None:
+    """Oracle's ``SELECT UNIQUE a``, MySQL's ``SELECT DISTINCTROW a``: on where sqlglot reads
+    a DISTINCT. The base parser reads ``SELECT UNIQUE a`` as the column ``unique`` aliased
+    ``a`` (so its probe round-tripped there) and fails on ``SELECT UNIQUE a x``, which the
+    generic grammar accepted (a stress walk found it)."""
+    text = f"SELECT {word} a AS x FROM t"
+    assert sql_accepts(typedgen.Sql(dialect), text) and round_trips(text, dialect)[0]
+    assert sqlglot.parse_one(text, read=dialect).args.get("distinct") is not None
+    refused = f"SELECT {word} a x"
+    with pytest.raises(sqlglot.errors.ParseError):
+        sqlglot.parse_one(refused, read="")
+    generic = typedgen.Sql("generic", comments=True, whitespace="check", functions="any")
+    assert not sql_accepts(typedgen.Sql("generic"), refused)
+    assert not sql_accepts(generic, refused)
+    assert not sql_accepts(typedgen.Sql("generic"), text)

@@ -114,3 +114,24 @@ def test_grouped_digits_where_the_tokenizer_groups(dialect: str) -> None:
         assert not sql_accepts(typedgen.Sql(dialect), text), (dialect, text)
     for other in ("sqlite", "hive"):
         assert not sql_accepts(typedgen.Sql(other), "SELECT 1_000 + 1"), other
+
+
+def test_positional_join_only_where_sqlglot_reads_one() -> None:
+    """``POSITIONAL JOIN`` is on where sqlglot reads a positional join (a ``Join`` whose
+    method is ``POSITIONAL``), not where its probe merely reads back: the base parser reads
+    ``FROM a POSITIONAL JOIN b`` as the alias ``POSITIONAL`` and a comma join, and fails on
+    ``FROM t AS x POSITIONAL JOIN u``, which the generic grammar accepted."""
+    text = "SELECT a FROM t AS x POSITIONAL JOIN u"
+    join = sqlglot.parse_one(text, read="duckdb").find(sqlglot.exp.Join)
+    assert join is not None and join.method == "POSITIONAL"
+    assert sql_accepts(typedgen.Sql("duckdb"), text) and round_trips(text, "duckdb")[0]
+    assert sql_accepts(typedgen.Sql("duckdb"), "SELECT a FROM t POSITIONAL JOIN u")
+    with pytest.raises(sqlglot.errors.ParseError):
+        sqlglot.parse_one(text, read="")
+    misread = sqlglot.parse_one("SELECT a FROM t POSITIONAL JOIN u", read="")
+    assert misread.find(sqlglot.exp.Join).method == ""  # a plain join after the alias
+    assert "positional_join" not in dialect_class("generic").tables().features
+    for generic in (typedgen.Sql("generic"), typedgen.Sql("generic", **CHECKING)):
+        assert not sql_accepts(generic, text)
+        # The nearest good text: POSITIONAL as a table alias before a plain join.
+        assert sql_accepts(generic, "SELECT a FROM t positional JOIN u ON a = b")

@@ -136,3 +136,42 @@ def test_accepted_calls_keep_every_argument(dialect: str) -> None:
         lost = [c for c in columns if not re.search(rf"\b{c}\b", written, re.IGNORECASE)]
         assert not lost, f"{dialect}: accepted {text!r}, sqlglot writes {written!r}"
     assert accepted >= 20, accepted
+
+
+@pytest.mark.parametrize("dialect", ["sqlite", "generic"])
+def test_a_call_written_as_an_operator_keeps_its_operands(dialect: str) -> None:
+    """sqlglot writes SQLite's ``GLOB(a, b)`` as ``b GLOB a`` without parentheses, so an
+    argument of lower precedence, or an operator around the call, comes back as another tree
+    (a random walk found ``GLOB(a IS b IN (0), 0)``, written ``0 GLOB a IS b IN (0)``): such a
+    call (where an ``x OR y`` argument does not round-trip) takes plain operands only, as a
+    whole select item; the operator itself stays."""
+    name = typedgen.Sql(dialect).dialect
+    refused = (
+        "SELECT GLOB(a IS b IN (0), 0)",
+        "SELECT GLOB(a OR b, 0)",
+        "SELECT 1 + LIKE(a, b)",
+        "SELECT LIKE(a, b) || 'x'",
+    )
+    for text in refused:
+        assert not round_trips(text, name)[0], text
+        assert not sql_accepts(typedgen.Sql(dialect, functions="any"), text), text
+    for text in ("SELECT GLOB(a, 'x')", "SELECT LIKE(a, b) AS c, 1", "SELECT GLOB(f(a), 'x') c"):
+        assert sql_accepts(typedgen.Sql(dialect, functions="any"), text), text
+        assert round_trips(text, name)[0], text
+    if dialect == "sqlite":
+        assert sql_accepts(typedgen.Sql(dialect), "SELECT a GLOB 'x' FROM t")
+    # A call written as a call keeps its arguments inside its parentheses.
+    text = "SELECT COALESCE(a OR b, c IS NULL) FROM t"
+    assert sql_accepts(typedgen.Sql(dialect), text) and round_trips(text, name)[0]
+
+
+def test_operator_counts_probed() -> None:
+    # DuckDB writes JSON_EXTRACT(a, 'p') as a -> 'p', and (a -> 'p') = 'v' with parentheses
+    # that read back as another tree: plain operands, a whole item.
+    duckdb = {f.name: f for f in dialect_class("duckdb").tables().functions}
+    assert duckdb["JSON_EXTRACT"].operator_counts == (2,)
+    assert duckdb["COALESCE"].operator_counts == ()
+    sql = typedgen.Sql("duckdb")
+    assert sql_accepts(sql, "SELECT JSON_EXTRACT(c, '$.k') AS v FROM t")
+    assert not sql_accepts(sql, "SELECT JSON_EXTRACT(c, '$.k') = 'v' FROM t")
+    assert not round_trips("SELECT JSON_EXTRACT(c, '$.k') = 'v' FROM t", "duckdb")[0]

@@ -185,3 +185,20 @@ def test_type_constructors_are_read_from_probes() -> None:
     assert "STRUCT" not in warehouse.type_constructors  # written as Tuple: not ClickHouse's name
     # sqlglot's base parser reads MAP(INT, INT) in SQLite too: dialect-specific.
     assert "type_constructors" not in dialect_class("sqlite").tables().features
+
+
+def test_star_apply_takes_bare_names() -> None:
+    """ClickHouse's ``* APPLY(f)`` names a function by a bare word: sqlglot writes a quoted
+    name unquoted (``APPLY("{ a")`` as ``APPLY({ a)``, which fails; a random walk found it)."""
+    refused = 'SELECT * APPLY("{ a") FROM t'
+    with pytest.raises(sqlglot.errors.ParseError):
+        sqlglot.parse_one(
+            sqlglot.parse_one(refused, read="clickhouse").sql("clickhouse"), read="clickhouse"
+        )
+    accepted = "SELECT * APPLY(sum) APPLY(toString) FROM t"
+    for options in ({}, {"comments": True, "whitespace": "check", "functions": "any"}):
+        sql = typedgen.Sql("clickhouse", **options)  # type: ignore[arg-type]
+        assert not sql_accepts(sql, refused)
+        assert not sql_accepts(sql, 'SELECT * APPLY("sum") FROM t')
+        assert sql_accepts(sql, accepted)
+    assert round_trips(accepted, "clickhouse")[0]

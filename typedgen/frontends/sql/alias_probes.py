@@ -19,7 +19,16 @@ interval, where ``x`` is read so) or as the alias.
 
 from __future__ import annotations
 
-__all__ = ["COLUMN_ALIAS_AFTER", "COLUMN_ALIAS_PROBES", "TABLE_ALIAS_PROBES"]
+import re
+from typing import Any
+
+__all__ = [
+    "COLUMN_ALIAS_AFTER",
+    "COLUMN_ALIAS_PROBES",
+    "CTE_NAME_PROBES",
+    "TABLE_ALIAS_PROBES",
+    "continuation_words",
+]
 
 _TAIL: tuple[tuple[str, str], ...] = (
     ("KW_WHERE", " WHERE b"),
@@ -175,3 +184,52 @@ COLUMN_ALIAS_AFTER: tuple[str, ...] = (
     "SELECT CASE WHEN a THEN b END {} FROM t",
 )
 """Expressions a column alias may follow whose end a word may extend."""
+
+
+def continuation_words(dialect: Any) -> tuple[str, ...]:
+    """Words that continue an expression of :data:`COLUMN_ALIAS_AFTER` which sqlglot's parser
+    matches by their text, not by a keyword token (so the tokenizer's keywords miss them):
+    the words sqlglot's writer puts between the parts of an interval span (``INTERVAL '1' DAY
+    TO HOUR``: ``TO``) and of a time zone conversion (``a AT TIME ZONE 'UTC'``), where the
+    dialect writes them. Each is then probed as every keyword is (``tables._word_roles``):
+    ``SELECT INTERVAL '1' DAY to FROM t`` reads ``DAY TO FROM`` as a span where spans parse,
+    so ``TO`` is no bare column alias there."""
+    from sqlglot import exp
+    from sqlglot.errors import ErrorLevel
+
+    one = exp.Literal.string("1")
+    # (the words of the expression itself, its tree): the words between them continue it.
+    written = (
+        (
+            ("INTERVAL", "DAY", "HOUR"),
+            exp.Interval(
+                this=one, unit=exp.IntervalSpan(this=exp.var("DAY"), expression=exp.var("HOUR"))
+            ),
+        ),
+        (("A",), exp.AtTimeZone(this=exp.column("a"), zone=one)),
+    )
+    words: dict[str, None] = {}
+    for parts, tree in written:
+        try:
+            text = tree.sql(dialect=dialect, unsupported_level=ErrorLevel.RAISE)
+        except Exception:  # a writer that cannot spell the node
+            continue
+        found = [w.upper() for w in re.findall(r"[A-Za-z_]+", text)]
+        if found[:1] != [parts[0]]:
+            continue  # written as a call (BigQuery's TIMESTAMP(DATETIME(a, '1'))): no words
+        words.update(dict.fromkeys(w for w in found if w not in parts))
+    return tuple(words)
+
+
+CTE_NAME_PROBES: tuple[tuple[str, str], ...] = (
+    ("", "WITH {} AS (SELECT 1) SELECT 2"),
+    ("", "WITH {}(c) AS (SELECT 1) SELECT 2"),
+    ("", "WITH a AS (SELECT 1), {} AS (SELECT 2) SELECT 3"),
+    ("", "WITH a AS (SELECT 1), {}(c) AS (SELECT 2) SELECT 3"),
+    ("", "WITH RECURSIVE {} AS (SELECT 1) SELECT 2"),
+    ("", "SELECT * FROM (WITH {} AS (SELECT 1) SELECT 2) AS s"),
+)
+"""A common table expression named by the word, first and after a comma: sqlglot reads the
+words of its WITH modifiers there (``RECURSIVE``, after ``WITH`` and after each comma), so
+``WITH recursive AS (...)`` has no name for it (``Expected CTE to have alias``). A probe
+counts where the plain name ``x`` round-trips."""

@@ -60,6 +60,7 @@ class CallRules(WarehouseRules):
                 func.order_by,
                 func.aliased_args,
                 tuple((form, n) for form, n in func.last_args if self.has(form)),
+                func.operator_counts,
             )
         if self.has("variadic"):
             self.keyword("VARIADIC")  # (registered before the lexicon is built)
@@ -187,6 +188,10 @@ class CallRules(WarehouseRules):
         if self.has("table_hint"):
             # A hint is a bare word: sqlglot writes WITH ("< b") unquoted, which does not parse.
             self.rule("hint_name", alt(*(Ref(t) for t in classes["ident"])))
+        if self.has("star_apply"):
+            # So is ClickHouse's APPLY(f): APPLY("{ a") is written APPLY({ a), and APPLY("f")
+            # as APPLY(f), another identifier (unquoted).
+            self.rule("apply_name", alt(*(Ref(t) for t in classes["ident"])))
         self.call_rule(by_role)
         self.type_rule(by_role)
         self.path_key_rule()
@@ -209,6 +214,7 @@ class CallRules(WarehouseRules):
                 tuple[int, ...],
                 bool,
                 tuple[tuple[str, tuple[int, ...]], ...],
+                tuple[int, ...],
             ],
             list[str],
         ] = {}
@@ -221,19 +227,29 @@ class CallRules(WarehouseRules):
                     role.order_by,
                     role.aliased_args,
                     role.last_args,
+                    role.operator_counts,
                 )
                 args_of.setdefault(key, []).extend(terminals)
         ref = self.ref
         over, within = self.over_clause, self.within_group
         plain: list[Expr] = []  # name(args): calls as table functions take these
         tails: list[Expr] = []  # with what may follow a call in an expression
-        for (arity, aggregate, many, ordered, aliased, last_args), terminals in sorted(
+        operators: list[Expr] = []  # GLOB(a, b), written b GLOB a: plain operands only
+        for (arity, aggregate, many, ordered, aliased, last_args, ops), terminals in sorted(
             args_of.items(), key=lambda kv: str(kv[0])
         ):
             names = alt(*(Ref(t) for t in sorted(terminals)))
-            args = self.arguments(arity, aggregate, many, ordered, aliased)
-            if last_args:
-                args = alt(args, *self.last_arguments(last_args))
+            if ops:
+                operand = ref("primary")
+                operators += [seq(names, self.parens(self.separated_n(operand, n))) for n in ops]
+                arity = Arity(tuple(n for n in arity.counts if n not in ops), arity.rest)
+            forms: list[Expr] = []
+            if arity.counts or arity.rest is not None:
+                forms.append(self.arguments(arity, aggregate, many, ordered, aliased))
+            forms += self.last_arguments(last_args) if last_args else []
+            if not forms:
+                continue
+            args = alt(*forms)
             core = seq(names, self.punct("("), args, self.punct(")"))
             plain.append(core)
             tail: list[Expr] = [over]
@@ -267,11 +283,25 @@ class CallRules(WarehouseRules):
         plain += self.named_scalar
         tails += self.named_scalar
         tails += self.warehouse_calls()
+        if operators:
+            self.rule("operator_call", alt(*operators))
         if tails:
             self.rule("call", alt(*tails))
             self.rule("function_call", alt(*plain) if plain else tails[0])
             # What FROM calls: a table-only call (FLATTEN(INPUT => x)) besides the others.
             self.rule("table_call", alt(Ref("function_call"), *self.named_table))
+
+    def separated_n(self, item: Expr, n: int) -> Expr:
+        """``n`` of ``item``, comma-separated."""
+        return seq(item, *(seq(self.punct(","), item) for _ in range(n - 1))) if n else empty()
+
+    def operator_items(self) -> list[Expr]:
+        """Select items of a call sqlglot writes as an operator (``GLOB(a, b)``, written ``b
+        GLOB a``), where the dialect has one: a whole item, so that no operator around it can
+        take its operands apart once written."""
+        if not any(f.operator_counts for f in self.callable_functions()):
+            return []
+        return [seq(self.ref("operator_call"), opt(self.ref("alias")))]
 
     def last_arguments(self, last_args: tuple[tuple[str, tuple[int, ...]], ...]) -> list[Expr]:
         """Argument lists whose last argument is a special form (see

@@ -43,8 +43,10 @@ DUCKDB_PROBES: dict[str, str] = {
     "values_unaliased": "SELECT * FROM (VALUES (1, 'a'), (2, 'b')), v: (VALUES (3))",
     # FROM GLOB('*.csv'): the files matching a pattern (GLOB is also an operator's keyword).
     "glob_table": "SELECT * FROM GLOB('*') AS g(a), GLOB(x)",
-    # a POSITIONAL JOIN b: rows paired by position.
-    "positional_join": "SELECT * FROM a POSITIONAL JOIN b",
+    # a POSITIONAL JOIN b: rows paired by position. After an alias, so that no dialect can read
+    # POSITIONAL as the alias of a and the join as a plain one (the base parser would: FROM a
+    # POSITIONAL JOIN b round-trips there as another tree); only a positional join reads it.
+    "positional_join": "SELECT * FROM a AS x POSITIONAL JOIN b",
     # @a: the absolute value of the bitwise expression that follows (sqlglot writes ABS(a)).
     "abs_operator": "SELECT @a, @(-1) + 1, 1 + @a * 2",
     # 20_000: digits in groups (sqlglot writes 20000).

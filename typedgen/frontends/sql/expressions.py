@@ -326,6 +326,8 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
         # NO_PAREN_FUNCTIONS: 'WHERE placed > CURRENT_DATE').
         niladic = ("current_date", "current_time", "current_timestamp", "current_user")
         primaries += [kw(word.upper()) for word in niladic if self.has(word)]
+        # Words read by their text as a call without parentheses (Oracle's SYSDATE).
+        primaries += [kw(word) for word in self.tables.niladic_words]
         self.rule("primary", alt(*primaries))
         literals: list[Expr] = [Ref("INTEGER"), Ref("DECIMAL"), Ref("STRING"), kw("NULL")]
         if self.has("booleans"):

@@ -89,6 +89,11 @@ class Role:
     """A table of the caller's schema."""
     column: bool = False
     """A column of the caller's schema."""
+    no_cte: bool = False
+    """Names things, but no common table expression (``WITH recursive AS``: a modifier)."""
+    operator_counts: tuple[int, ...] = ()
+    """Argument counts at which the call is written back as an operator (``GLOB(a, b)`` as
+    ``b GLOB a``): taken only with plain operands, as a whole select item."""
 
     def tag(self) -> str:
         parts = []
@@ -110,6 +115,8 @@ class Role:
             parts.append("FMT")
         if self.known_function:
             parts.append("KF")
+        if self.operator_counts:
+            parts.append("OP" + "".join(map(str, self.operator_counts)))
         for flag, name in (
             (self.ident, "ID"),
             (self.table_alias, "TA"),
@@ -119,6 +126,7 @@ class Role:
             (self.table_name, "TN"),
             (self.table, "TBL"),
             (self.column, "COL"),
+            (self.no_cte, "NCTE"),
         ):
             if flag:
                 parts.append(name)
@@ -134,6 +142,7 @@ class _Word:
     order_by: tuple[int, ...] = ()
     aliased_args: bool = False
     last_args: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    operator_counts: tuple[int, ...] = ()
     type_params: tuple[int, ...] = ()
     type_format: bool = False
     known_function: bool = False
@@ -159,7 +168,7 @@ class Lexicon:
         """Words that name nothing in this grammar (set by a construct that reads them by
         their text where a name could start: MATCH_RECOGNIZE's FINAL and RUNNING)."""
         # Every single-word keyword of the dialect plays the identifier roles its token allows.
-        for word in (*tables.keywords, *tables.reserved):
+        for word in (*tables.keywords, *tables.reserved, *tables.word_roles):
             self._word(word)
         # A name sqlglot knows as a function gets a terminal of its own, so that the
         # anonymous call (any IDENT followed by "(") cannot take it with arguments sqlglot
@@ -204,6 +213,7 @@ class Lexicon:
         order_by: tuple[int, ...] = (),
         aliased_args: bool = False,
         last_args: tuple[tuple[str, tuple[int, ...]], ...] = (),
+        operator_counts: tuple[int, ...] = (),
     ) -> None:
         entry = self._word(name)
         entry.function = arity
@@ -212,6 +222,7 @@ class Lexicon:
         entry.order_by = order_by
         entry.aliased_args = aliased_args
         entry.last_args = last_args
+        entry.operator_counts = operator_counts
 
     def data_type(self, name: str, params: tuple[int, ...], *, formats: bool = False) -> None:
         entry = self._word(name)
@@ -246,6 +257,7 @@ class Lexicon:
             order_by=entry.order_by,
             aliased_args=entry.aliased_args,
             last_args=entry.last_args,
+            operator_counts=entry.operator_counts,
             type_params=entry.type_params,
             type_format=entry.type_format,
             known_function=entry.known_function and entry.function is None,
@@ -257,6 +269,7 @@ class Lexicon:
             table_name=free and table_name,
             table=entry.table,
             column=entry.column,
+            no_cte=free and ident and word in t.cte_refused,
         )
 
     # -- output ----------------------------------------------------------------------------
@@ -268,7 +281,8 @@ class Lexicon:
         Returns ``(rules, reserved, classes, by_role)``: ``reserved`` holds the terminal of the
         words that play no role (reserved keywords the grammar does not use), which must lex
         and be refused; ``classes`` maps a role-class name (``ident``, ``table_alias``,
-        ``column_alias``, ``as_name``, ``member_name``, ``table_word``, ``schema_table``,
+        ``column_alias``, ``as_name``, ``member_name``, ``table_word``, ``cte_name``,
+        ``schema_table``,
         ``schema_column``) to terminal names; ``by_role``
         maps each word group's role to its terminal names (for functions and types).
 
@@ -325,6 +339,7 @@ class Lexicon:
             "as_name": ["IDENT"],
             "member_name": ["IDENT"],
             "table_word": ["IDENT"],
+            "cte_name": ["IDENT"],
             "schema_table": [],
             "schema_column": [],
         }
@@ -336,6 +351,7 @@ class Lexicon:
                 (role.ident or role.as_name, "as_name"),
                 (role.ident or role.member, "member_name"),
                 (role.ident or role.table_name, "table_word"),
+                (role.ident and not role.no_cte, "cte_name"),
                 # Unquoted, a schema name must also be usable as a name (a table: in FROM).
                 (role.table and (role.ident or role.table_name), "schema_table"),
                 (role.column and role.ident, "schema_column"),

@@ -359,9 +359,12 @@ FEATURE_PROBES: dict[str, str] = {
     # && and || for AND and OR and DISTINCTROW, PostgreSQL's INTERVAL '1' HOUR.
     "and_symbol": "SELECT a FROM t WHERE a && b",
     "or_symbol": "SELECT a FROM t WHERE a || b",
-    "distinctrow": "SELECT DISTINCTROW a FROM t",
+    # After an alias too, so that no dialect can read the word as a column named by it and
+    # aliased a (the base parser reads SELECT UNIQUE a so: another tree, which a round trip
+    # alone does not tell).
+    "distinctrow": "SELECT DISTINCTROW a AS x FROM t",
     "interval_read": "SELECT a - INTERVAL '1' HOUR",
-    "unique_select": "SELECT UNIQUE a FROM t",
+    "unique_select": "SELECT UNIQUE a AS x FROM t",
     "date_add_interval": "SELECT DATE_ADD(a, INTERVAL '1' DAY), DATE_SUB(a, INTERVAL b DAY)",
     "caret_neq": "SELECT a FROM t WHERE a ^= 1",
     "nth_value_from_nulls": "SELECT NTH_VALUE(x, 2) FROM FIRST RESPECT NULLS OVER (ORDER BY y),"

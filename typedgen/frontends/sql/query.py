@@ -32,7 +32,7 @@ class QueryRules(WarehouseRules, PgMysqlRules):
                     named = seq(self.keyword("AS"), self.parens(self.ref("cte_select")))
                     cte_body = alt(seq(columns, cte_body), named)
             ctes = [*self.warehouse_ctes(), *self.duckdb_ctes(cte_body)]
-            cte = self.rule("cte", alt(seq(self.ref("ident"), cte_body), *ctes))
+            cte = self.rule("cte", alt(seq(self.ref("cte_name"), cte_body), *ctes))
             with_clause = opt(seq(self.keyword("WITH"), recursive, self.separated(cte)))
         set_ops = []
         for feature, words in (
@@ -158,6 +158,7 @@ class QueryRules(WarehouseRules, PgMysqlRules):
             "value_item",
             alt(
                 seq(ref("expr"), opt(ref("alias"))),
+                *self.operator_items(),
                 *self.select_values(),
                 *self.prefix_aliases(),
                 *self.assign_aliases(),
@@ -188,6 +189,7 @@ class QueryRules(WarehouseRules, PgMysqlRules):
         )
         where = seq(kw("WHERE"), ref("condition"))
         bare: list[Expr] = [self.separated(value_item)]
+        star_where: Expr | None = None
         if self.has("star_bare_union") and mods:
             # Without FROM, a star is followed by a modifier or WHERE (a bare ``*`` would take
             # a set operation's EXCEPT as its own): SELECT * EXCEPT (a), SELECT * WHERE b.
@@ -198,7 +200,9 @@ class QueryRules(WarehouseRules, PgMysqlRules):
                 modified += [seq(qualified, self.modifiers_from(mods, i)) for i in range(len(mods))]
             last = alt(value_item, *modified)
             bare.append(seq(star(seq(item, self.punct(","))), last))
-            bare.append(seq(self.separated(item), where))
+            # (A WHERE of its own: the optional WHERE below must not follow it, SELECT * WHERE
+            # b WHERE c is "multiple WHERE clauses" for sqlglot.)
+            star_where = seq(self.separated(item), where)
         clauses: list[Expr] = [
             alt(items_from, *bare),
             opt(where),
@@ -226,7 +230,10 @@ class QueryRules(WarehouseRules, PgMysqlRules):
         head: list[Expr] = [kw("SELECT"), opt(distinct)]
         if self.tables.operation_modifiers:  # MySQL: SELECT HIGH_PRIORITY SQL_NO_CACHE ...
             head.append(star(alt(*(kw(w) for w in self.tables.operation_modifiers))))
-        forms = [seq(*head, top, *self.select_as(), *clauses)]
+        lead = clauses[:2]  # the items, then WHERE
+        if star_where is not None:
+            lead = [alt(seq(*lead), star_where)]
+        forms = [seq(*head, top, *self.select_as(), *lead, *clauses[2:])]
         forms += self.from_first(seq(*head), self.separated(item), clauses[1:])
         self.rule("select_core", alt(*forms))
         self.select_into_core([*head, top], self.separated(item), clauses[1:])

@@ -222,6 +222,9 @@ class RuleBuilder:
     def select_values(self) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - VendorRules
 
+    def operator_items(self) -> list[Expr]:
+        raise NotImplementedError  # pragma: no cover - CallRules
+
     def alias_forms(self) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - VendorRules
 

@@ -32,7 +32,9 @@ from typing import Any
 from typedgen.frontends.sql.alias_probes import (
     COLUMN_ALIAS_AFTER,
     COLUMN_ALIAS_PROBES,
+    CTE_NAME_PROBES,
     TABLE_ALIAS_PROBES,
+    continuation_words,
 )
 from typedgen.frontends.sql.arguments import LAST_ARGUMENTS, probe_last_arguments
 from typedgen.frontends.sql.dollar import dollar_strings
@@ -132,6 +134,11 @@ class Function:
     probed where the dialect has the form (:mod:`.arguments`): ``lambda``, Spark's
     ``TRANSFORM(a, x -> x + 1)`` or ``(x, i) -> x + i`` (two or more arguments); ``variadic``,
     PostgreSQL's ``JSON_EXTRACT_PATH(a, VARIADIC b)``."""
+    operator_counts: tuple[int, ...] = ()
+    """Argument counts at which sqlglot writes the call as an operator that does not keep an
+    argument of low precedence its own (SQLite's ``GLOB(a, b)``, written ``b GLOB a``;
+    DuckDB's ``JSON_EXTRACT(a, 'p')``, written ``a -> 'p'``): a call of such a count is taken
+    only with plain operands as a whole select item (see :func:`_operands_kept`)."""
 
 
 @dataclass(frozen=True)
@@ -158,7 +165,9 @@ class DialectTables:
     """Upper-case words the generator quotes when they name something (must be quoted)."""
     word_roles: dict[str, tuple[bool, bool, bool]]
     """For each keyword: whether it may be written unquoted as (a column, table or name after
-    ``AS``; a table alias without ``AS``; a column alias without ``AS``), as sqlglot reads it."""
+    ``AS``; a table alias without ``AS``; a column alias without ``AS``), as sqlglot reads it.
+    Also the words sqlglot's parser reads by their text (``NO_PAREN_FUNCTION_PARSERS``'
+    ``IF``, the interval span's ``TO``: ``alias_probes.continuation_words``)."""
     symbols: tuple[str, ...]
     """Operator tokens made of symbols (``<=``, ``::``, ``->>``...)."""
     id_var_tokens: frozenset[str]
@@ -224,6 +233,14 @@ class DialectTables:
     """Words and symbols that start a range predicate for sqlglot's parser (its
     ``RANGE_PARSERS``: ``IN``, ``LIKE``, ``IS``...): after a negated range, sqlglot
     parenthesises the negation only before one of these (or ``NOT``)."""
+    niladic_words: tuple[str, ...] = ()
+    """Words the parser reads by their text as a function without parentheses that name
+    nothing (``word_roles``' first flag off) but read back as a value where one may stand
+    (Oracle's ``SYSDATE``): primaries of their own."""
+    cte_refused: frozenset[str] = frozenset()
+    """Words that name things (``word_roles``' first flag) but no common table expression:
+    sqlglot reads them as a WITH modifier there (``WITH recursive AS (...)``), probed by
+    ``alias_probes.CTE_NAME_PROBES``."""
     warehouse: WarehouseTables = dataclasses.field(default_factory=WarehouseTables)
     """Entries of the tables of one warehouse's syntax (:mod:`.warehouse_probes`)."""
     duckdb: DuckdbTables = dataclasses.field(default_factory=DuckdbTables)
@@ -424,6 +441,28 @@ def _word_roles(
     return ident, table_alias, column_alias
 
 
+_NILADIC_PROBES = (
+    "SELECT {}",
+    "SELECT {} FROM t",
+    "SELECT {} AS x, a FROM t",
+    "SELECT a FROM t WHERE a > {}",
+    "SELECT {} + 1, 1 - {}",
+    "SELECT f({}, a)",
+)
+
+
+def _niladic(word: str, dialect: Any) -> bool:
+    """Whether ``word`` reads back as a value (no column) wherever one may stand."""
+    from sqlglot import exp
+
+    tree = _parsed(f"SELECT {word}", dialect)
+    return (
+        tree is not None
+        and not any(isinstance(v, exp.Column) for v in tree.expressions)
+        and all(_round_trips(p.replace("{}", word), dialect, exact=False) for p in _NILADIC_PROBES)
+    )
+
+
 def _name_roles(word: str, dialect: Any) -> tuple[bool, bool, bool]:
     """The naming roles of a word that cannot name everything (see ``name_roles``)."""
     w = word.lower()
@@ -474,6 +513,25 @@ def _keeps_arguments(sql: str, names: list[str], dialect: Any) -> bool:
 def _columns(k: int) -> list[str]:
     """``k`` distinct column names for :func:`_keeps_arguments`."""
     return [f"x{i}" for i in range(1, k + 1)]
+
+
+def _operands_kept(name: str, k: int, dialect: Any) -> bool:
+    """Whether a call sqlglot writes as an operator (SQLite's ``GLOB(a, b)``, written ``b
+    GLOB a``) keeps an argument of the lowest precedence (``x OR y``) its own: the writer adds
+    no parentheses, so ``GLOB(x IS y, 0)`` comes back as another tree (a random walk found it).
+    A call written as a call keeps its arguments inside its parentheses (not probed)."""
+    import sqlglot
+
+    if k == 0:
+        return True
+    try:
+        text = sqlglot.parse_one(f"SELECT {name}({', '.join(['x'] * k)})", read=dialect)
+        written = text.sql(dialect=dialect)
+    except Exception:  # judged by the other probes
+        return True
+    if re.search(r"\w\s*\(", written[len("SELECT ") :]):
+        return True  # a call (of this name or another)
+    return _round_trips(f"SELECT {name}({', '.join(['x OR y'] * k)})", dialect, exact=False)
 
 
 def _probe_arity(name: str, dialect: Any) -> Arity | None:
@@ -734,9 +792,22 @@ def _read_tables(name: str) -> DialectTables:
     functions = []
     with _quiet_sqlglot():
         followers: dict[str, dict[str, Any]] = {}
-        word_roles = {
-            w: _word_roles(w, dialect, followers) for w, t in keywords.items() if t != "VAR"
-        }
+        # Keywords, and the words the parser reads by their text where a name could stand:
+        # SELECT if < 1 is IF's condition for the base parser (NO_PAREN_FUNCTION_PARSERS).
+        probed = {w for w, t in keywords.items() if t != "VAR"}
+        no_paren = {w for w in par.NO_PAREN_FUNCTION_PARSERS if set(w) <= _WORD_CHARS}
+        probed |= no_paren
+        probed |= set(continuation_words(dialect))
+        word_roles = {w: _word_roles(w, dialect, followers) for w in sorted(probed)}
+        niladic = tuple(
+            w for w in sorted(no_paren) if not word_roles[w][0] and _niladic(w, dialect)
+        )
+        cte = followers.setdefault("cte", {})
+        cte_refused = frozenset(
+            w
+            for w, roles in word_roles.items()
+            if roles[0] and not _alias_before(w, dialect, CTE_NAME_PROBES, cte)
+        )
         name_roles = {w: _name_roles(w, dialect) for w, roles in word_roles.items() if not roles[0]}
         # Names with a parser of their own (STRING_AGG, POSITION...) are functions too.
         parsed_only = {name: None for name in par.FUNCTION_PARSERS if name not in par.FUNCTIONS}
@@ -761,7 +832,10 @@ def _read_tables(name: str) -> DialectTables:
             aliased = fname in aliased_names and _round_trips(
                 f"SELECT {fname}(1 AS a, x AS b, 'c' AS c) FROM t", dialect, exact=False
             )
-            functions.append(Function(fname, arity, aggregate, many, ordered, aliased))
+            operators = tuple(k for k in arity.counts if not _operands_kept(fname, k, dialect))
+            functions.append(
+                Function(fname, arity, aggregate, many, ordered, aliased, operator_counts=operators)
+            )
         types = {}
         # Type names of one or more words (DOUBLE PRECISION), in any spelling sqlglot reads
         # back to the same type (STRING for TEXT, DEC for DECIMAL).
@@ -912,6 +986,8 @@ def _read_tables(name: str) -> DialectTables:
         reserved=reserved,
         word_roles=word_roles,
         name_roles={w: roles for w, roles in name_roles.items() if any(roles)},
+        cte_refused=cte_refused,
+        niladic_words=niladic,
         symbols=tuple(
             sorted(
                 k

@@ -448,7 +448,7 @@ class WarehouseRules(
             renamed = seq(ref("column_ref"), kw("AS"), ref("ident"))
             out.append(seq(kw("RENAME"), self.parens(self.separated(renamed))))
         if self.has("star_apply"):
-            out.append(Repeat(seq(kw("APPLY"), self.parens(ref("ident"))), 1))
+            out.append(Repeat(seq(kw("APPLY"), self.parens(ref("apply_name"))), 1))
         return out
 
     def order_fill(self) -> list[Expr]:
