@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import codecs
 import json
-import sys
 import threading
 import time
 from collections import OrderedDict
@@ -283,12 +282,9 @@ class Generator:
         return compile_grammar(Grammar.from_regex(_ANY_TEXT), self.model.vocabulary)
 
     def _options(self, settings: _Settings) -> DecodeOptions:
-        """The decoding loop's options for a call: the settings', for constrained JSON with
-        ``unique_keys`` the text before the JSON (so that repeated object keys are refused),
-        and for generated SQL its ``.`` kept unspaced (``DecodeOptions.tight``)."""
+        """The decoding loop's options for a call: the settings', and for constrained JSON with
+        ``unique_keys`` the text before the JSON (so that repeated object keys are refused)."""
         options = settings.decode_options()
-        if settings.constrain and _generated_sql(self.output_type):
-            options = replace(options, tight=b".")
         if not (settings.unique_keys and settings.constrain and self._json):
             return options
         mark = self.scratchpad.answer_mark if self.scratchpad is not None else ""
@@ -727,13 +723,6 @@ def _field_reasoning(answer: str, keys: tuple[str, ...]) -> str | None:
         return None
     parts = [value[k] for k in keys if isinstance(value.get(k), str)]
     return "\n".join(parts) if parts else None
-
-
-def _generated_sql(output_type: object) -> bool:
-    """Whether ``output_type`` is SQL in the generation whitespace (``Sql(whitespace=...)``)."""
-    spec = sys.modules.get("typedgen.frontends.sql.spec")  # not imported: no Sql exists
-    sql = getattr(spec, "Sql", None)
-    return sql is not None and isinstance(output_type, sql) and output_type.whitespace != "check"
 
 
 def generate(

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 import jsonschema
 import lark
@@ -304,69 +303,3 @@ def test_finish_closes_when_the_completion_is_longer_than_the_usual_window(
     assert details.closed_early and details.sampled_tokens + details.forced_tokens <= 200
     with pytest.raises(typedgen.IncompleteOutputError):  # no completion fits in 170
         generator("x", max_tokens=170, on_max_tokens="finish", loop_guard=False)
-
-
-def _fed(decoder: Decoder, text: str) -> Any:
-    """The decoder's first row after ``text`` (its tokens as the tokenizer spells them)."""
-    row = decoder.rows[0]
-    for token in decoder.model.tokenizer.encode(text, add_special_tokens=False):
-        assert row.matcher.accept_token(token)
-        row.tokens.append(token)
-    return row
-
-
-def test_tight_bytes_keep_whitespace_from_a_qualifier_dot(tiny: LoadedModel) -> None:
-    """SQL's ``.`` unspaced (``DecodeOptions.tight``): after a name that can only be a
-    qualifier, and right after the dot, whitespace is left out of the choice; elsewhere it
-    stays. The grammar itself takes ``t . c`` (ignored whitespace between any two lexemes)."""
-    sql = typedgen.Sql("sqlite", schema={"customers": ["id", "name"]})
-    compiled = typedgen.compile(sql, tiny.vocabulary)
-    spaced = compiled.matcher()
-    assert spaced.accept_bytes(b"SELECT customers . name FROM customers")
-    cases = {
-        "SELECT category_id": True,  # no column: only "." may follow whitespace
-        "SELECT customers.": True,  # right after the dot
-        "SELECT name": False,  # a column: FROM may follow
-        "SELECT name FROM": False,
-        "SELECT name FROM customers WHERE name = 'a.": False,  # inside a string
-    }
-    for text, tight in cases.items():
-        decoder = Decoder(tiny, compiled, [_ids(tiny, "x")], DecodeOptions(tight=b"."))
-        row = _fed(decoder, text)
-        unspaced = decoder._unspaced(row)
-        assert bool(unspaced) is tight, text
-        assert not unspaced & set(b" \t\r\n")
-        if tight:
-            assert unspaced <= set(row.matcher.allowed_bytes())
-        off = Decoder(tiny, compiled, [_ids(tiny, "x")], DecodeOptions())
-        assert off._steer(_fed(off, text)).only_first == frozenset()
-
-
-@pytest.mark.parametrize("seed", [17, 23])
-def test_generated_sql_never_spaces_its_dots(tiny: LoadedModel, seed: int) -> None:
-    """Sampled at temperature 1, the tiny model spaces a dot (``orders . id``) on these seeds
-    when nothing keeps it from that, and never with ``tight``."""
-    schema = {"customers": ["id", "name"], "orders": ["id", "total"]}
-    sql = typedgen.Sql("sqlite", schema=schema, check_columns=False)
-    compiled = typedgen.compile(sql, tiny.vocabulary)
-    spaced = {}
-    for tight in (b"", b"."):
-        sampling = SamplingParams(temperature=1.0, seed=seed)
-        options = DecodeOptions(
-            max_tokens=48, on_max_tokens="finish", sampling=sampling, tight=tight
-        )
-        decoder = Decoder(tiny, compiled, [_ids(tiny, "Write a query.")], options)
-        text = decoder.text(decoder.run()[0])
-        outside = re.sub(r"'[^']*'?", "''", text)  # string literals aside
-        spaced[tight] = re.search(r"\s\.|\.\s", outside) is not None
-    assert spaced == {b"": True, b".": False}
-
-
-def test_generator_keeps_dots_tight_for_generated_sql_only(tiny: LoadedModel) -> None:
-    def tight(output_type: object) -> bytes:
-        generator = typedgen.Generator(output_type, tiny)
-        return generator._options(generator._settings).tight
-
-    assert tight(typedgen.Sql("sqlite")) == b"."
-    assert tight(typedgen.Sql("sqlite", whitespace="check")) == b""
-    assert tight(SCHEMA) == b""

@@ -30,7 +30,7 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -117,12 +117,6 @@ class DecodeOptions:
     """For JSON output: the text right before the JSON (``b""`` when it starts at once); a key
     its object already holds is not written again (see :mod:`typedgen.decoding.json_keys`).
     ``None``: off."""
-    tight: bytes = b""
-    """Bytes the model may not space from their neighbours (SQL's ``.``: ``t.c``, never
-    ``t .c`` or ``t. c``): whitespace is left out of the choice where only one of them could
-    follow it, and right after one of them outside free text. The grammar allows that
-    whitespace (it is ignored text between any two lexemes); a small model that cannot end
-    after a name that can only be a qualifier spent its budget on it. ``b""``: off."""
 
     def __post_init__(self) -> None:
         if self.max_tokens < 1:
@@ -147,10 +141,6 @@ class DecodeOptions:
                 f"on_max_tokens must be 'raise' or 'finish', not {self.on_max_tokens!r}",
                 code="option-value",
             )
-
-
-_SPACE_BYTES = frozenset(b" \t\r\n")
-"""Whitespace, which ``DecodeOptions.tight`` keeps from spacing its bytes."""
 
 
 @dataclass(frozen=True)
@@ -539,37 +529,6 @@ class Decoder:
 
     # -- loops and exclusions -------------------------------------------------------------------
     def _steer(self, row: Row) -> _Steer:
-        """What the loop guard does at the row's next position (nothing in most steps), and
-        where whitespace would only space a ``tight`` byte, the tokens that do not start with
-        whitespace."""
-        steer = self._guard_steer(row)
-        if self.options.tight and not steer.only_first and steer.rewind_to is None:
-            unspaced = self._unspaced(row)
-            if unspaced:
-                return replace(steer, only_first=unspaced)
-        return steer
-
-    def _unspaced(self, row: Row) -> frozenset[int]:
-        """The allowed bytes other than whitespace, where ``tight`` says no whitespace may come
-        next (empty: no restriction)."""
-        tight = self.options.tight
-        allowed = row.matcher.allowed_bytes()
-        spaces = sorted(b for b in _SPACE_BYTES if b in allowed)
-        if not spaces:
-            return frozenset()
-        probe = row.matcher.fork()
-        if not probe.accept_bytes(bytes((spaces[0],))) or probe.in_free_text():
-            return frozenset()  # the whitespace would be text (a string's, a comment's)
-        rest = frozenset(b for b in allowed if b not in _SPACE_BYTES)
-        last = self.vocab.tokens[row.tokens[-1]][-1:] if row.tokens else b""
-        if last and last[0] in tight:
-            return rest  # right after a tight byte (t. c)
-        after = {b for b in probe.allowed_bytes() if b not in _SPACE_BYTES}
-        if after and after <= set(tight) and after <= rest:
-            return rest  # only a tight byte could follow the whitespace (t .c)
-        return frozenset()
-
-    def _guard_steer(self, row: Row) -> _Steer:
         """What the loop guard does at the row's next position (nothing in most steps)."""
         guard = self.options.loop_guard
         position = len(row.tokens)
