@@ -36,12 +36,7 @@ from sqlglot.tokens import TokenType
 
 import typedgen
 from tests.frontends.sql._sql import round_trips
-from tests.frontends.sql.test_soundness import (
-    SCHEMA,
-    _closer_tokens,
-    _favoured_tokens,
-    _walk,
-)
+from tests.frontends.sql.test_soundness import SCHEMA, walk_texts
 
 logging.getLogger("sqlglot").setLevel(logging.CRITICAL)
 
@@ -117,18 +112,10 @@ def _grammar(dialect: str, mode: str) -> typedgen.Sql:
 def stress(dialect: str, mode: str, walks: int, seed: int, vocab: Any) -> tuple[int, list[str]]:
     """Walk ``walks`` times; return the finished count and a line per failure or suspect."""
     sql = _grammar(dialect, mode)
-    grammar = typedgen.grammar_of(sql)
-    comp = typedgen.compile(grammar, vocab)
-    favoured = _favoured_tokens(comp, grammar)
-    closers = _closer_tokens(comp)
     rng = random.Random(f"{dialect}-{mode}-{seed}")
     ended, found = 0, []
-    for _ in range(walks):
-        out = _walk(comp, rng, favoured, closers)
-        if out is None:
-            continue
+    for text in walk_texts(sql, vocab, rng, walks):
         ended += 1
-        text = out.decode("utf-8")
         ok, detail = round_trips(text, sql.dialect)
         if not ok:
             found.append(f"FAIL {dialect} {mode} seed={seed}: {text!r} -> {detail[:200]!r}")

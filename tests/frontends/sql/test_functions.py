@@ -166,12 +166,35 @@ def test_a_call_written_as_an_operator_keeps_its_operands(dialect: str) -> None:
 
 
 def test_operator_counts_probed() -> None:
-    # DuckDB writes JSON_EXTRACT(a, 'p') as a -> 'p', and (a -> 'p') = 'v' with parentheses
-    # that read back as another tree: plain operands, a whole item.
+    # DuckDB writes JSON_EXTRACT(a, 'p') as a -> 'p': plain operands, a whole item, or first in
+    # an operator, which the writer parenthesises ((a -> 'p') = 'v', read back the same).
     duckdb = {f.name: f for f in dialect_class("duckdb").tables().functions}
     assert duckdb["JSON_EXTRACT"].operator_counts == (2,)
+    assert duckdb["JSON_EXTRACT"].operator_heads == (2,)
     assert duckdb["COALESCE"].operator_counts == ()
     sql = typedgen.Sql("duckdb")
     assert sql_accepts(sql, "SELECT JSON_EXTRACT(c, '$.k') AS v FROM t")
-    assert not sql_accepts(sql, "SELECT JSON_EXTRACT(c, '$.k') = 'v' FROM t")
-    assert not round_trips("SELECT JSON_EXTRACT(c, '$.k') = 'v' FROM t", "duckdb")[0]
+    for text in (
+        "SELECT JSON_EXTRACT(c, '$.k') = 'v' FROM t",
+        "SELECT a FROM t WHERE JSON_EXTRACT_STRING(c, '$.id') NOT IN ('b')",
+        "SELECT JSON_EXTRACT(c, '$[*].id')[0:2] FROM t",
+        "SELECT JSON_EXTRACT(c, '$.k') * 2 + 1 FROM t",
+        "SELECT a FROM t WHERE JSON_EXTRACT(c, '$.k') IS NOT NULL AND b = 1",
+    ):
+        assert sql_accepts(sql, text), text
+        assert round_trips(text, "duckdb")[0], text
+    # Bare as an operand it is misread: under a sign (-a -> 'p' is (-a) -> 'p'), as an
+    # argument (DuckDB reads COALESCE(a -> 'p', 1) as a lambda), before BETWEEN or an arrow.
+    for text in (
+        "SELECT -JSON_EXTRACT(c, '$.k') FROM t",
+        "SELECT COALESCE(JSON_EXTRACT(c, '$.k'), 1) FROM t",
+        "SELECT COALESCE(JSON_EXTRACT(c, '$.k') BETWEEN 1 AND 2, 1) FROM t",
+        "SELECT COALESCE(JSON_EXTRACT(c, '$.k') -> '$.j', 1) FROM t",
+    ):
+        assert not sql_accepts(sql, text), text
+        assert not round_trips(text, "duckdb")[0], text
+    # SQLite writes GLOB(a, b) * 2 as b GLOB a * 2, another tree: a whole item only.
+    sqlite = {f.name: f for f in dialect_class("sqlite").tables().functions}
+    assert sqlite["GLOB"].operator_counts == (2,) and sqlite["GLOB"].operator_heads == ()
+    assert not sql_accepts(typedgen.Sql("sqlite"), "SELECT GLOB(a, b) * 2 FROM t")
+    assert not round_trips("SELECT GLOB(a, b) * 2 FROM t", "sqlite")[0]

@@ -16,7 +16,7 @@ import typedgen
 from typedgen.frontends.sql.tables import dialect_tables
 
 from ._sql import assert_construct, round_trips, sql_accepts
-from .test_soundness import _closer_tokens, _favoured_tokens
+from .test_soundness import walk_texts
 
 ANY = {"functions": "any"}
 
@@ -94,38 +94,12 @@ def test_random_walks_through_routines(smollm2_vocab: Any) -> None:
     """Random walks from ``WITH FUNCTION`` (the plain soundness walks seldom reach it) parse
     with sqlglot and round-trip."""
     sql = typedgen.Sql("trino", **ANY)
-    grammar = typedgen.grammar_of(sql)
-    comp = typedgen.compile(grammar, smollm2_vocab)
-    favoured = _favoured_tokens(comp, grammar)
-    closers = _closer_tokens(comp)
-    vocab = comp.vocabulary
-    rng = random.Random("routines")
+    head = b"WITH FUNCTION f(a INTEGER) RETURNS INTEGER "
     ended = 0
-    for _ in range(20):  # about half end within 120 steps (7 of the first 16 since stop 26)
-        m = comp.matcher()
-        out = b"WITH FUNCTION f(a INTEGER) RETURNS INTEGER "
-        assert m.accept_bytes(out)
-        if rng.random() < 0.7:
-            assert m.accept_bytes(b"BEGIN ")
-            out += b"BEGIN "
-        minimum = rng.randint(4, 60)
-        for step in range(120):
-            allowed = [t for t in m.allowed_token_ids().tolist() if t not in vocab.eos_ids]
-            if m.is_complete() and (not allowed or step >= minimum):
-                break
-            token = None
-            if step >= minimum:
-                tail = m.shortest_completion(limit=4096) or b""
-                fits = [t for t in allowed if tail.startswith(vocab.token_bytes(t))]
-                token = max(fits, key=lambda t: len(vocab.token_bytes(t)), default=None)
-            if token is None:
-                pool = [t for t in allowed if t in favoured] if rng.random() < 0.6 else []
-                token = rng.choice(pool or [t for t in allowed if t in closers] or allowed)
-            assert m.accept_token(token)
-            out += vocab.token_bytes(token)
-        if not m.is_complete():
-            continue
+    for text in walk_texts(
+        sql, smollm2_vocab, random.Random("routines"), 8, (head, head + b"BEGIN ")
+    ):
         ended += 1
-        ok, detail = round_trips(out.decode("utf-8"), "trino")
-        assert ok, f"{out!r} -> {detail}"
+        ok, detail = round_trips(text, "trino")
+        assert ok, f"{text!r} -> {detail}"
     assert ended >= 8

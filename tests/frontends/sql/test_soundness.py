@@ -10,6 +10,7 @@ text may end, so that most walks finish (issue 17, item 9).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -63,14 +64,21 @@ def _completion_token(comp: CompiledGrammar, m: Any, allowed: list[int]) -> int 
 
 
 def _walk(
-    comp: CompiledGrammar, rng: random.Random, favoured: set[int], closers: set[int]
+    comp: CompiledGrammar,
+    rng: random.Random,
+    favoured: set[int],
+    closers: set[int],
+    prefix: bytes = b"",
 ) -> bytes | None:
     """One walk: random (biased to SQL words) up to a random minimum length, then towards
     completion (issue 17 item 9): the shortest completion's next token where the engine finds
-    one, else closing punctuation, and stop as soon as the text is complete."""
+    one, else closing punctuation, and stop as soon as the text is complete. It goes on from
+    ``prefix`` (None where the grammar refuses it)."""
     m = comp.matcher()
     vocab = comp.vocabulary
-    out = b""
+    if not m.accept_bytes(prefix):
+        return None
+    out = prefix
     minimum = rng.randint(4, 40)
     for step in range(150):
         allowed = m.allowed_token_ids().tolist()
@@ -98,6 +106,25 @@ def _walk(
     return None
 
 
+def walk_texts(
+    sql: typedgen.Sql,
+    vocab: Any,
+    rng: random.Random,
+    walks: int,
+    prefixes: tuple[bytes, ...] = (b"",),
+) -> Iterator[str]:
+    """The texts of the walks that end, of ``walks`` walks through ``sql``'s masks from each
+    of ``prefixes``."""
+    grammar = typedgen.grammar_of(sql)
+    comp = typedgen.compile(grammar, vocab)
+    favoured, closers = _favoured_tokens(comp, grammar), _closer_tokens(comp)
+    for prefix in prefixes:
+        for _ in range(walks):
+            out = _walk(comp, rng, favoured, closers, prefix)
+            if out is not None:
+                yield out.decode("utf-8")
+
+
 def _check(
     dialect: str,
     smollm2_vocab: Any,
@@ -108,18 +135,9 @@ def _check(
     **options: Any,
 ) -> None:
     sql = typedgen.Sql(dialect, schema=schema, **options)
-    grammar = typedgen.grammar_of(sql)
-    comp = typedgen.compile(grammar, smollm2_vocab)
-    favoured = _favoured_tokens(comp, grammar)
-    closers = _closer_tokens(comp)
-    rng = random.Random(dialect)
     ended = 0
-    for _ in range(walks):
-        out = _walk(comp, rng, favoured, closers)
-        if out is None:
-            continue
+    for text in walk_texts(sql, smollm2_vocab, random.Random(dialect), walks):
         ended += 1
-        text = out.decode("utf-8")
         ok, detail = round_trips(text, sql.dialect)
         assert ok, f"{dialect}: {text!r} -> {detail}"
     print(f"{dialect}: {ended} of {walks} walks ended")
@@ -156,3 +174,28 @@ def test_main_dialects_with_schema(dialect: str, smollm2_vocab: Any) -> None:
 @pytest.mark.parametrize("dialect", sorted(set(DIALECTS) - set(MAIN)))
 def test_other_dialects(dialect: str, smollm2_vocab: Any) -> None:
     _check(dialect, smollm2_vocab, 12, finished=8)
+
+
+# Where a call written as an operator (DuckDB's JSON_EXTRACT(a, 'p'), written a -> 'p') may
+# stand: first in another operator, parenthesised by the writer; never bare as an operand.
+HEAD_PREFIXES = (
+    b"SELECT JSON_EXTRACT(a, 'p')",
+    b"SELECT JSON_EXTRACT_STRING(a, b)",
+    b"SELECT x FROM t WHERE JSON_EXTRACT(a, '$.k')",
+    b"SELECT -JSON_EXTRACT(a, 'p')",
+    b"SELECT NOT JSON_EXTRACT(a, 'p')",
+    b"SELECT COALESCE(JSON_EXTRACT(a, 'p')",
+    b"SELECT CASE WHEN JSON_EXTRACT(a, 'p')",
+    b"SELECT 1 + JSON_EXTRACT(a, 'p')",
+    b"SELECT JSON_EXTRACT(JSON_EXTRACT(a, 'p')",
+)
+
+
+def test_operator_heads(smollm2_vocab: Any) -> None:
+    sql = typedgen.Sql("duckdb", functions=["JSON_EXTRACT", "JSON_EXTRACT_STRING", "COALESCE"])
+    ended = 0
+    for text in walk_texts(sql, smollm2_vocab, random.Random("heads"), 10, HEAD_PREFIXES):
+        ended += 1
+        ok, detail = round_trips(text, "duckdb")
+        assert ok, f"{text!r} -> {detail}"
+    assert ended >= 50, f"only {ended} walks ended"

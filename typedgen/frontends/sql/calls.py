@@ -61,6 +61,7 @@ class CallRules(WarehouseRules):
                 func.aliased_args,
                 tuple((form, n) for form, n in func.last_args if self.has(form)),
                 func.operator_counts,
+                func.operator_heads,
             )
         if self.has("variadic"):
             self.keyword("VARIADIC")  # (registered before the lexicon is built)
@@ -215,6 +216,7 @@ class CallRules(WarehouseRules):
                 bool,
                 tuple[tuple[str, tuple[int, ...]], ...],
                 tuple[int, ...],
+                tuple[int, ...],
             ],
             list[str],
         ] = {}
@@ -228,6 +230,7 @@ class CallRules(WarehouseRules):
                     role.aliased_args,
                     role.last_args,
                     role.operator_counts,
+                    role.operator_heads,
                 )
                 args_of.setdefault(key, []).extend(terminals)
         ref = self.ref
@@ -235,13 +238,17 @@ class CallRules(WarehouseRules):
         plain: list[Expr] = []  # name(args): calls as table functions take these
         tails: list[Expr] = []  # with what may follow a call in an expression
         operators: list[Expr] = []  # GLOB(a, b), written b GLOB a: plain operands only
-        for (arity, aggregate, many, ordered, aliased, last_args, ops), terminals in sorted(
+        heads: list[Expr] = []  # those that may stand first in another operator
+        for (arity, aggregate, many, ordered, aliased, last_args, ops, hds), terminals in sorted(
             args_of.items(), key=lambda kv: str(kv[0])
         ):
             names = alt(*(Ref(t) for t in sorted(terminals)))
             if ops:
-                operand = ref("primary")
-                operators += [seq(names, self.parens(self.separated_n(operand, n))) for n in ops]
+                plain_call = {
+                    n: seq(names, self.parens(self.separated_n(ref("primary"), n))) for n in ops
+                }
+                operators += [plain_call[n] for n in ops]
+                heads += [plain_call[n] for n in hds]
                 arity = Arity(tuple(n for n in arity.counts if n not in ops), arity.rest)
             forms: list[Expr] = []
             if arity.counts or arity.rest is not None:
@@ -285,6 +292,8 @@ class CallRules(WarehouseRules):
         tails += self.warehouse_calls()
         if operators:
             self.rule("operator_call", alt(*operators))
+        if heads:
+            self.rule("operator_head", alt(*heads))
         if tails:
             self.rule("call", alt(*tails))
             self.rule("function_call", alt(*plain) if plain else tails[0])
@@ -294,6 +303,16 @@ class CallRules(WarehouseRules):
     def separated_n(self, item: Expr, n: int) -> Expr:
         """``n`` of ``item``, comma-separated."""
         return seq(item, *(seq(self.punct(","), item) for _ in range(n - 1))) if n else empty()
+
+    def operator_head(self) -> Expr | None:
+        """A call sqlglot writes as an operator that may stand first in another operator
+        (DuckDB's ``JSON_EXTRACT(c, 'p') = 1``, written ``(c -> 'p') = 1``), where the dialect
+        has one; None elsewhere. Only the forms ``tables._operator_heads`` probes take it."""
+        if not self.has("bare_condition"):
+            return None
+        if not any(f.operator_heads for f in self.callable_functions()):
+            return None
+        return self.ref("operator_head")
 
     def operator_items(self) -> list[Expr]:
         """Select items of a call sqlglot writes as an operator (``GLOB(a, b)``, written ``b

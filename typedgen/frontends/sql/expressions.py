@@ -67,14 +67,25 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
             quantified.append(seq(kw("ANY"), self.parens(ref("expr"))))
         self.rule("operand", alt(ref("predicate"), *quantified))
         self.rule("comparison_rhs", seq(ref("operand"), star(seq(cmp_ops, ref("operand")))))
+        # DuckDB's JSON_EXTRACT(c, 'p') = 1 (written (c -> 'p') = 1): such a call stands first
+        # in an operator only (operator_head), never bare as an operand.
+        head = self.operator_head()
+        eq_heads = (
+            [] if head is None else [seq(head, Repeat(seq(alt(*eq_ops), ref("comparison_rhs")), 1))]
+        )
+        cmp_heads = [] if head is None else [seq(head, Repeat(seq(cmp_ops, ref("operand")), 1))]
         self.rule(
             "equality",
             alt(
                 seq(ref("comparison"), star(seq(alt(*eq_ops), ref("comparison_rhs")))),
                 ref("negated"),
+                *eq_heads,
             ),
         )
-        self.rule("comparison", seq(ref("predicate"), star(seq(cmp_ops, ref("operand")))))
+        self.rule(
+            "comparison",
+            alt(seq(ref("predicate"), star(seq(cmp_ops, ref("operand")))), *cmp_heads),
+        )
         if not self.has("bare_condition"):
             self.rule(
                 "bool_atom",
@@ -172,7 +183,24 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
             seq(Repeat(ref("negated_suffix"), 1), ref("chained_suffix")),
         )
         self.rule("predicate_steps", Repeat(step, 1))
-        self.rule("predicate", seq(ref("bitwise"), opt(ref("predicate_steps"))))
+        predicates: list[Expr] = [seq(ref("bitwise"), opt(ref("predicate_steps")))]
+        negated_heads: list[Expr] = []
+        head = self.operator_head()
+        if head is not None:
+            # First in IN, IS, LIKE and ILIKE (not BETWEEN: see tables._operator_heads).
+            firsts = [e for w, e in suffixes if w in {"IN", "IS", "LIKE", "ILIKE"}]
+            predicates.append(seq(head, alt(*firsts), star(step)))
+            nots = [
+                e
+                for w, e in ranges
+                if w in {"LIKE", "ILIKE"} or (w == "IN" and self.has("not_in_bare"))
+            ]
+            negations_first = [seq(kw("NOT"), alt(*nots))] if nots else []
+            if self.has("not_is_bare"):
+                negations_first.append(seq(kw("IS"), kw("NOT"), alt(*tests)))
+            if negations_first:
+                negated_heads.append(seq(head, alt(*negations_first), star(ref("negated_suffix"))))
+        self.rule("predicate", alt(*predicates))
         # A predicate whose last step is no IN or IS test (what NOT may take bare above).
         is_tests = {"IN", "IS", "NOT", "ISNULL", "NOTNULL"}
         suffix_other = [e for w, e in suffixes if w not in is_tests]
@@ -184,7 +212,10 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
             last.append(seq(Repeat(ref("negated_suffix"), 1), alt(*chained_other)))
         safe_tail = opt(seq(star(step), alt(*last))) if last else empty()
         self.rule("predicate_safe", seq(ref("bitwise"), safe_tail))
-        self.rule("negated", seq(ref("predicate"), Repeat(ref("negated_suffix"), 1)))
+        self.rule(
+            "negated",
+            alt(seq(ref("predicate"), Repeat(ref("negated_suffix"), 1)), *negated_heads),
+        )
 
     def operators(self) -> None:
         ref, punct = self.ref, self.punct
@@ -200,8 +231,11 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
             )
             if self.has(feature)
         ]
+        head = self.operator_head()  # JSON_EXTRACT(c, 'p') + 1: first in an operator only
         if bit_ops:
-            self.rule("bitwise", seq(ref("term"), star(seq(alt(*bit_ops), ref("term")))))
+            bit_step = seq(alt(*bit_ops), ref("term"))
+            bit_heads = [] if head is None else [seq(head, Repeat(bit_step, 1))]
+            self.rule("bitwise", alt(seq(ref("term"), star(bit_step)), *bit_heads))
         else:
             self.rule("bitwise", ref("term"))
         factor_ops: list[Expr] = [punct("*"), punct("/")]
@@ -216,13 +250,20 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
         if collations:
             # sqlglot reads COLLATE at the level of + and - (Parser.TERM).
             term_steps.append(seq(self.keyword("COLLATE"), alt(*collations)))
-        self.rule("term", seq(ref("factor"), star(alt(*term_steps))))
+        term_heads = [] if head is None else [seq(head, Repeat(alt(*term_steps), 1))]
+        self.rule("term", alt(seq(ref("factor"), star(alt(*term_steps))), *term_heads))
         first: Expr = ref("unary")
         if self.has("at_time_zone"):
             # sqlglot reads AT TIME ZONE after the first operand of * and / only (a * b AT
             # TIME ZONE 'x' is refused), the zone a unary operand.
             first = seq(first, star(seq(self.keyword("AT", "TIME", "ZONE"), ref("unary"))))
-        self.rule("factor", seq(first, star(seq(alt(*factor_ops), ref("unary")))))
+        factor_heads: list[Expr] = []
+        if head is not None:  # * / % only (as probed)
+            step = seq(alt(*factor_ops[: 3 if self.has("mod_operator") else 2]), ref("unary"))
+            factor_heads.append(seq(head, Repeat(step, 1)))
+        self.rule(
+            "factor", alt(seq(first, star(seq(alt(*factor_ops), ref("unary")))), *factor_heads)
+        )
         signs = [punct("-"), punct("+")] + ([punct("~")] if self.has("bit_not") else [])
         self.rule(
             "unary", alt(seq(alt(*signs), ref("unary")), ref("postfix"), *self.duckdb_unary())
@@ -233,6 +274,7 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
             else self.has("cast_operator")
         )
         postfix: list[Expr] = []
+        subscripts: list[Expr] = []  # what DuckDB's writer parenthesises a call under
         if cast_op and self.has_types():
             postfix.append(seq(punct("::"), ref("data_type")))
         for features, sym in (
@@ -242,14 +284,18 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
             if any(self.has(f) for f in features):
                 postfix.append(seq(punct(sym), ref("primary")))
         if self.has("subscript"):
-            postfix.append(seq(punct("["), ref("expr"), punct("]")))
+            subscripts.append(seq(punct("["), ref("expr"), punct("]")))
             if self.has("slice"):  # a[1:2], and a[:2], a[1:] where those round-trip
-                postfix.append(self.slices())
-        postfix += self.duckdb_postfix()
+                subscripts.append(self.slices())
+        subscripts += self.duckdb_postfix()
+        postfix += subscripts
         postfix += self.bigquery_postfix()
         postfix += self.variant_paths()
         if postfix:
-            self.rule("postfix", seq(ref("primary"), star(alt(*postfix))))
+            postfixes = [seq(ref("primary"), star(alt(*postfix)))]
+            if head is not None and subscripts:  # JSON_EXTRACT(c, 'p')[1]
+                postfixes.append(seq(head, alt(*subscripts), star(alt(*postfix))))
+            self.rule("postfix", alt(*postfixes))
         else:
             self.rule("postfix", ref("primary"))
 

@@ -94,6 +94,9 @@ class Role:
     operator_counts: tuple[int, ...] = ()
     """Argument counts at which the call is written back as an operator (``GLOB(a, b)`` as
     ``b GLOB a``): taken only with plain operands, as a whole select item."""
+    operator_heads: tuple[int, ...] = ()
+    """Those of ``operator_counts`` at which the call may also stand first in another operator
+    (``JSON_EXTRACT(c, 'p') = 1``), which sqlglot's writer parenthesises."""
 
     def tag(self) -> str:
         parts = []
@@ -117,6 +120,8 @@ class Role:
             parts.append("KF")
         if self.operator_counts:
             parts.append("OP" + "".join(map(str, self.operator_counts)))
+        if self.operator_heads:
+            parts.append("OH" + "".join(map(str, self.operator_heads)))
         for flag, name in (
             (self.ident, "ID"),
             (self.table_alias, "TA"),
@@ -143,6 +148,7 @@ class _Word:
     aliased_args: bool = False
     last_args: tuple[tuple[str, tuple[int, ...]], ...] = ()
     operator_counts: tuple[int, ...] = ()
+    operator_heads: tuple[int, ...] = ()
     type_params: tuple[int, ...] = ()
     type_format: bool = False
     known_function: bool = False
@@ -214,6 +220,7 @@ class Lexicon:
         aliased_args: bool = False,
         last_args: tuple[tuple[str, tuple[int, ...]], ...] = (),
         operator_counts: tuple[int, ...] = (),
+        operator_heads: tuple[int, ...] = (),
     ) -> None:
         entry = self._word(name)
         entry.function = arity
@@ -223,6 +230,7 @@ class Lexicon:
         entry.aliased_args = aliased_args
         entry.last_args = last_args
         entry.operator_counts = operator_counts
+        entry.operator_heads = operator_heads
 
     def data_type(self, name: str, params: tuple[int, ...], *, formats: bool = False) -> None:
         entry = self._word(name)
@@ -258,6 +266,7 @@ class Lexicon:
             aliased_args=entry.aliased_args,
             last_args=entry.last_args,
             operator_counts=entry.operator_counts,
+            operator_heads=entry.operator_heads,
             type_params=entry.type_params,
             type_format=entry.type_format,
             known_function=entry.known_function and entry.function is None,

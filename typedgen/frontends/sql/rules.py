@@ -225,6 +225,9 @@ class RuleBuilder:
     def operator_items(self) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - CallRules
 
+    def operator_head(self) -> Expr | None:
+        raise NotImplementedError  # pragma: no cover - CallRules
+
     def alias_forms(self) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - VendorRules
 

@@ -139,6 +139,10 @@ class Function:
     argument of low precedence its own (SQLite's ``GLOB(a, b)``, written ``b GLOB a``;
     DuckDB's ``JSON_EXTRACT(a, 'p')``, written ``a -> 'p'``): a call of such a count is taken
     only with plain operands as a whole select item (see :func:`_operands_kept`)."""
+    operator_heads: tuple[int, ...] = ()
+    """Those of ``operator_counts`` at which the call, with plain operands, may also stand
+    first in another operator (``JSON_EXTRACT(c, 'p') = 1``, ``JSON_EXTRACT(c, 'p')[1]``),
+    which sqlglot's writer parenthesises (see :func:`_operator_heads`)."""
 
 
 @dataclass(frozen=True)
@@ -534,6 +538,75 @@ def _operands_kept(name: str, k: int, dialect: Any) -> bool:
     return _round_trips(f"SELECT {name}({', '.join(['x OR y'] * k)})", dialect, exact=False)
 
 
+# The operators a call written as an operator may stand first in ({c}: the call with plain
+# operands), as the grammar offers them (``ExpressionRules.operator_heads``), and where each
+# form is then tried ({h}). A subscript is a unary operand, so it is tried where one stands;
+# the others where a value or a condition does. Not BETWEEN, nor an arrow: DuckDB writes
+# ``JSON_EXTRACT(a, 'p') -> 'q'`` as ``a -> 'p' -> 'q'``, and ``-a -> 'p' -> 'q'`` under a sign.
+_HEAD_POSTFIX = ("{c}[1]", "{c}[1:2]", "{c}[1:2:1]")
+_HEAD_OTHER = (
+    *(f"{{c}} {op} z" for op in ("*", "/", "%", "+", "-", "COLLATE", "||", "&", "|", "^")),
+    *(f"{{c}} {op} z" for op in ("<<", ">>", "<", ">", "<=", ">=", "=", "<>", "!=", "<=>")),
+    "{c} IN (z)",
+    "{c} NOT IN (z)",
+    "{c} IS NULL",
+    "{c} IS NOT NULL",
+    "{c} IS TRUE",
+    "{c} IS DISTINCT FROM z",
+    "{c} LIKE z",
+    "{c} NOT LIKE z",
+    "{c} ILIKE z",
+    "{c} IN (z) IS NULL",
+    "{c} = z = z",
+)
+_VALUE_PLACES = (
+    "SELECT {h}",
+    "SELECT {h} AS a",
+    "SELECT COALESCE({h}, z)",
+    "SELECT z FROM t WHERE {h}",
+    "SELECT CASE WHEN {h} THEN {h} END",
+    "SELECT z IN ({h})",
+    "SELECT NOT {h}",
+    "SELECT ({h}) + z",
+)
+_UNARY_PLACES = (
+    *_VALUE_PLACES,
+    "SELECT -{h}",
+    "SELECT ~{h}",
+    "SELECT {h} = z",
+    "SELECT z = {h}",
+    "SELECT {h} * z",
+    "SELECT {h}::INT",
+    "SELECT {h} AT TIME ZONE 'UTC'",
+    "SELECT {h}[1]",
+    "SELECT z -> {h}",
+)
+
+
+def _operator_heads(name: str, k: int, dialect: Any) -> bool:
+    """Whether a call sqlglot writes as an operator (DuckDB's ``JSON_EXTRACT(c, 'p')``,
+    written ``c -> 'p'``) may stand, with plain operands, as the first operand of another
+    operator: DuckDB's writer parenthesises it there (``(c -> 'p') = 1``, which ``same_tree``
+    reads as the same). Each form of :data:`_HEAD_POSTFIX` and :data:`_HEAD_OTHER` whose
+    column twin (``z`` for the call) round-trips in a place must round-trip there with the
+    call. Bare, such a call is no operand (``-JSON_EXTRACT(c, 'p')`` is written ``-c -> 'p'``,
+    and DuckDB reads ``COALESCE(c -> 'p', 1)`` as a lambda), and SQLite's ``GLOB(a, b) = 1``
+    is written ``b GLOB a = 1``, another tree."""
+    if k < 1:
+        return False
+    call = f"{name}({', '.join(f'x{i}' for i in range(1, k + 1))})"
+    tried = 0
+    for forms, places in ((_HEAD_POSTFIX, _UNARY_PLACES), (_HEAD_OTHER, _VALUE_PLACES)):
+        for form in forms:
+            for place in places:
+                if not _round_trips(place.format(h=form.format(c="z")), dialect, exact=False):
+                    continue  # no such form or place in the dialect
+                tried += 1
+                if not _round_trips(place.format(h=form.format(c=call)), dialect, exact=False):
+                    return False
+    return tried > 0
+
+
 def _probe_arity(name: str, dialect: Any) -> Arity | None:
     def takes(k: int) -> bool:
         # Columns first: most failures show there, and the other probes are skipped. Any
@@ -833,8 +906,18 @@ def _read_tables(name: str) -> DialectTables:
                 f"SELECT {fname}(1 AS a, x AS b, 'c' AS c) FROM t", dialect, exact=False
             )
             operators = tuple(k for k in arity.counts if not _operands_kept(fname, k, dialect))
+            standing = tuple(k for k in operators if _operator_heads(fname, k, dialect))
             functions.append(
-                Function(fname, arity, aggregate, many, ordered, aliased, operator_counts=operators)
+                Function(
+                    fname,
+                    arity,
+                    aggregate,
+                    many,
+                    ordered,
+                    aliased,
+                    operator_counts=operators,
+                    operator_heads=standing,
+                )
             )
         types = {}
         # Type names of one or more words (DOUBLE PRECISION), in any spelling sqlglot reads

@@ -6,7 +6,9 @@ sqlglot records how some nodes were spelled: Snowflake's ``v:a.b`` is a ``JSONEx
 as an identifier (written ``OBJECT_CONSTRUCT('k', v)``, whose key reads back as a string); a
 date part is written by its canonical name (``EXTRACT(DAYOFMONTH FROM a)`` as ``DATE_PART(DAY,
 a)``); a dollar-quoted string (``$$a$$``, a ``RawString``) is written as the plain string ``'a'``;
-T-SQL writes a derived table's column ``c`` as ``c AS c`` (the same output name).
+T-SQL writes a derived table's column ``c`` as ``c AS c`` (the same output name); DuckDB
+writes ``JSON_EXTRACT(c, 'p') = 1`` as ``(c -> 'p') = 1`` (a call written as an operator,
+parenthesised).
 A round trip keeps the meaning of each, so the probes and the soundness tests compare trees
 with those marks aside.
 """
@@ -63,6 +65,15 @@ def _canonical(tree: Any, dialect: Any) -> Any:
             # CONVERT(a USING `x y`) is written CAST(a AS CHAR CHARACTER SET `x y`), whose
             # charset reads back as a word: one charset name, quoted or not.
             node.set("kind", exp.Var(this=node.args["kind"].name))
+        if (
+            isinstance(node, exp.Paren)
+            and isinstance(node.this, exp.Binary)
+            and (isinstance(node.this, exp.Func))
+        ):
+            # DuckDB's JSON_EXTRACT(c, 'p') = 1 is written (c -> 'p') = 1: a call written as
+            # an operator is parenthesised where it stands in another operator.
+            node.replace(node.this)
+            continue
         if isinstance(node, exp.Paren) and _interval_amount(node):
             # INTERVAL 2 * 2 MONTH is written INTERVAL (2 * 2) MONTH: the same amount.
             node.replace(node.this)
