@@ -13,6 +13,7 @@ import sqlglot
 
 import typedgen
 from typedgen.errors import UnsupportedFeatureError
+from typedgen.frontends.sql import DIALECTS
 
 from ._sql import assert_construct, round_trips, sql_accepts
 
@@ -446,3 +447,101 @@ def test_distinct_spellings_only_where_read_as_distinct(dialect: str, word: str)
     assert not sql_accepts(typedgen.Sql("generic"), refused)
     assert not sql_accepts(generic, refused)
     assert not sql_accepts(typedgen.Sql("generic"), text)
+
+
+def _misread(text: str, dialect: str) -> bool:
+    """Whether sqlglot fails on ``text``, fails to read its own spelling back to the same
+    tree, reads a bare type word before ``[`` as a data type (not a column), or a typed
+    literal's subscript as the string's (``DATE 'x'[1]`` as ``CAST('x'[1] AS DATE)``)."""
+    if not round_trips(text, dialect)[0]:
+        return True
+    exp = sqlglot.exp
+    item = sqlglot.parse_one(text, read=dialect or None).selects[0]
+    return any(
+        (isinstance(n, exp.DataType) and not isinstance(n.parent, exp.Cast))
+        or (isinstance(n, exp.Bracket) and isinstance(n.this, exp.Literal) and n.this.is_string)
+        for n in item.walk()
+    )
+
+
+@pytest.mark.parametrize(
+    ("dialect", "refused", "kept"),
+    [
+        # A bare type word before a slice without a start is read as an array type: a
+        # stress walk found ClickHouse's string[:].
+        ("clickhouse", "SELECT string[:] FROM t", "SELECT string[1:2], x[:] FROM t"),
+        ("postgres", "SELECT text[:2] FROM t", "SELECT text[1:], t.text[:2] FROM t"),
+        ("generic", "SELECT int[:2] FROM t", "SELECT int[1][1:2], x[1][:2] FROM t"),
+        ("postgres", "SELECT NULL[:2]", "SELECT NULL[1:2]"),
+        # DuckDB reads bigint[1] as the fixed-size array type BIGINT[1].
+        ("duckdb", "SELECT bigint[1] FROM t", "SELECT bigint[1:2], x[1], x[:2] FROM t"),
+        # A typed literal takes no subscript: DATE 'x'[1] is CAST('x'[1] AS DATE).
+        ("postgres", "SELECT DATE '2020-01-31'[1]", "SELECT DATE '2020-01-31'::TEXT"),
+        ("bigquery", "SELECT JSON '{}'[0]", "SELECT JSON '{}'"),
+        # SingleStore writes CAST(a AS INT)[:2] as a :> INT[:2].
+        ("singlestore", "SELECT CAST(a AS INT)[:2] FROM t", "SELECT CAST(a AS INT)[1:2] FROM t"),
+        # Oracle writes DATE 'x' as TO_DATE('x', 'YYYY-MM-DD'), MySQL TIMESTAMP 'x' as
+        # TIMESTAMP('x'): each reads back as another tree.
+        ("oracle", "SELECT DATE '2020-01-31' FROM t", "SELECT TIMESTAMP '2020-01-31 10:00:00'"),
+        ("mysql", "SELECT TIMESTAMP '2020-01-31 10:00:00'", "SELECT DATE '2020-01-31'"),
+    ],
+)
+def test_type_words_before_a_subscript(dialect: str, refused: str, kept: str) -> None:
+    """What sqlglot reads as a type before ``[``, and typed literals sqlglot misreads, are
+    refused; the nearest texts stay accepted."""
+    sql = typedgen.Sql(dialect)
+    checking = typedgen.Sql(dialect, whitespace="check", comments=True, functions="any")
+    assert _misread(refused, sql.dialect)
+    assert not sql_accepts(sql, refused) and not sql_accepts(checking, refused)
+    assert not _misread(kept, sql.dialect)
+    assert sql_accepts(sql, kept) and sql_accepts(checking, kept)
+
+
+def test_an_array_literal_takes_a_subscript() -> None:
+    """PostgreSQL's ``ARRAY[1, 2][1]`` is written ``(ARRAY[1, 2])[1]``: the same subscript
+    (``trees.same_tree``)."""
+    text = "SELECT ARRAY[1, 2][1]"
+    assert sql_accepts(typedgen.Sql("postgres"), text) and round_trips(text, "postgres")[0]
+
+
+SUBSCRIPTED = ("[1]", "[1:2]", "[:2]", "[:]", "[1:]", "[1][:2]", "[1:2][1]", "[:-:-1]")
+
+
+@pytest.mark.parametrize("dialect", ["postgres", "duckdb", "clickhouse", "generic"])
+def test_every_type_word_before_a_subscript(dialect: str) -> None:
+    """Every bare word of sqlglot's type tokens (and NULL) before each subscript form: what
+    either language accepts, sqlglot reads as a column's subscript and back."""
+    sql = typedgen.Sql(dialect)
+    checking = typedgen.Sql(dialect, whitespace="check", comments=True, functions="any")
+    t = DIALECTS[dialect].tables()
+    words = sorted({w for w, tt in t.keywords.items() if tt in t.type_tokens} | {"NULL"})
+    accepted = 0
+    for word in words:
+        for form in SUBSCRIPTED:
+            text = f"SELECT {word.lower()}{form} FROM t"
+            if sql_accepts(sql, text) or sql_accepts(checking, text):
+                accepted += 1
+                assert not _misread(text, sql.dialect), (dialect, text)
+    assert accepted > len(words)  # the closed forms stay
+
+
+def test_a_schema_column_named_by_a_type_word() -> None:
+    """A schema's column named ``text`` is such a type word too; qualified it is not."""
+    sql = typedgen.Sql("postgres", schema={"t": {"text": "text", "x": "int"}})
+    assert _misread("SELECT text[:2] FROM t", "postgres")
+    assert not sql_accepts(sql, "SELECT text[:2] FROM t")
+    kept = "SELECT t.text[:2], text[1:2], x[:2] FROM t"
+    assert sql_accepts(sql, kept) and not _misread(kept, "postgres")
+
+
+def test_variadic_takes_a_bitwise_operand() -> None:
+    """PostgreSQL reads ``VARIADIC`` with a bitwise operand (``VARIADIC b = c`` comes back as
+    ``a -> (VARIADIC b = c)``, another tree): a comparison or a predicate is no operand."""
+    sql = typedgen.Sql("postgres")
+    for operand in ("b = c", "b IS NULL", "b NOT IN (1)"):
+        text = f"SELECT JSON_EXTRACT_PATH(a, VARIADIC {operand}) FROM t"
+        assert not round_trips(text, "postgres")[0], text
+        assert not sql_accepts(sql, text), text
+    for operand in ("b || c", "ARRAY[b, c]"):
+        text = f"SELECT JSON_EXTRACT_PATH(a, VARIADIC {operand}) FROM t"
+        assert sql_accepts(sql, text) and round_trips(text, "postgres")[0], text

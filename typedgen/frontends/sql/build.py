@@ -101,6 +101,7 @@ class _Builder(
         self.names()
         self.warehouse_words()
         self.length_types()  # (its words registered before the lexicon is built)
+        self.lex.type_words = self.open_slices()  # bigint[:2]: CallRules.type_word_rules
         word_rules, reserved_words, classes, by_role = self.lex.build()
         warehouse_terminals_ = self.warehouse_terminals(classes)
         warehouse_terminals_ += self.digit_name_terminals(classes)  # (joins IDENT's classes)

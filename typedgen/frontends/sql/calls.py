@@ -183,9 +183,11 @@ class CallRules(WarehouseRules):
 
     def role_rules(self, classes: dict[str, list[str]], by_role: dict[Role, list[str]]) -> None:
         for name, terminals in classes.items():
-            if name.startswith("schema_"):
+            if name.startswith("schema_") or name == "type_ident":
                 continue
             self.rule(name, alt(*(Ref(t) for t in self.with_quoted(terminals))))
+        if self.open_slices():
+            self.type_word_rules(classes)
         if self.has("table_hint"):
             # A hint is a bare word: sqlglot writes WITH ("< b") unquoted, which does not parse.
             self.rule("hint_name", alt(*(Ref(t) for t in classes["ident"])))
@@ -300,6 +302,33 @@ class CallRules(WarehouseRules):
             # What FROM calls: a table-only call (FLATTEN(INPUT => x)) besides the others.
             self.rule("table_call", alt(Ref("function_call"), *self.named_table))
 
+    def type_word_rules(self, classes: dict[str, list[str]]) -> None:
+        """Where a slice may leave out its start, bare type words (``bigint``, a schema's
+        column ``text``) are columns apart: ``untyped_column`` is ``column_ref`` without them,
+        ``bare_type_word`` them with ``type_heads`` (NULL...), which take no such slice
+        (sqlglot reads ``bigint[:2]`` as an array type)."""
+        ref = self.ref
+        if self.options.schema is None:
+            typed = classes["type_ident"]
+            plain = [t for t in classes["ident"] if t not in set(typed)]
+            member, parts, more = self.column_pieces
+            untyped = [
+                seq(alt(*(Ref(t) for t in self.with_quoted(plain))), Repeat(member, 0, parts))
+            ]
+            if typed:
+                untyped.append(seq(alt(*(Ref(t) for t in typed)), Repeat(member, 1, parts)))
+            untyped += more
+        else:
+            typed = classes["schema_type_column"]
+            plain = [t for t in classes["schema_column"] if t not in set(typed)]
+            prefix = Repeat(seq(ref("ident"), self.punct(".")), 1, 2)
+            untyped = [seq(prefix, ref("schema_column")), *(Ref(t) for t in plain)]
+            untyped += self.quoted_names("columns")
+            if self.options.quoted_values and self.tables.identifier_quotes:
+                untyped.append(Ref("QIDENT"))
+        self.rule("untyped_column", alt(*untyped))
+        self.rule("bare_type_word", alt(*(Ref(t) for t in typed), *self.type_heads))
+
     def separated_n(self, item: Expr, n: int) -> Expr:
         """``n`` of ``item``, comma-separated."""
         return seq(item, *(seq(self.punct(","), item) for _ in range(n - 1))) if n else empty()
@@ -336,8 +365,8 @@ class CallRules(WarehouseRules):
         """A lambda, ``x -> x + 1`` or ``(x, i) -> x + i`` (sqlglot reads the body as any
         expression), or ``VARIADIC x`` (PostgreSQL: an array spread over the parameters)."""
         ref = self.ref
-        if form == "variadic":
-            return seq(self.keyword("VARIADIC"), ref("expr"))
+        if form == "variadic":  # sqlglot reads a bitwise operand (VARIADIC b = c is refused)
+            return seq(self.keyword("VARIADIC"), ref("bitwise"))
         if form == "respect_nulls_arg":  # PERCENTILE_CONT(x, 0.5 RESPECT NULLS)
             nulls = alt(self.keyword("RESPECT", "NULLS"), self.keyword("IGNORE", "NULLS"))
             return seq(ref("expr"), nulls)
@@ -476,6 +505,7 @@ class CallRules(WarehouseRules):
             more = [*self.temp_columns(), *self.dollar_columns()]
             more += self.numeric_paths(member, parts)  # BigQuery's t.144
             self.rule("column_ref", alt(reference, *more))
+            self.column_pieces = (member, parts, more)  # for type_word_rules
             return
         for table in self.options.schema.tables:
             if is_word(table):
@@ -491,6 +521,7 @@ class CallRules(WarehouseRules):
         qualified: Expr = seq(
             Repeat(seq(ref("ident"), self.punct(".")), 0, 2), ref("schema_column")
         )
-        if self.options.quoted_values and self.tables.identifier_quotes:
+        quoted_values = self.options.quoted_values and self.tables.identifier_quotes
+        if quoted_values:
             qualified = alt(qualified, Ref("QIDENT"))
         self.rule("column_ref", qualified)

@@ -23,8 +23,13 @@ from typedgen.errors import UnsupportedFeatureError
 from typedgen.frontends.sql.bigquery_names_probes import BIGQUERY_NAMES_NATIVE
 from typedgen.frontends.sql.bigquery_probes import BIGQUERY_SYNTAX
 from typedgen.frontends.sql.duckdb_probes import DUCKDB_SYNTAX
-from typedgen.frontends.sql.probes import DIALECT_SPECIFIC
-from typedgen.frontends.sql.tables import DialectTables, dialect_tables
+from typedgen.frontends.sql.probes import DIALECT_SPECIFIC, FEATURE_PROBES
+from typedgen.frontends.sql.tables import (
+    DialectTables,
+    _round_trips,
+    dialect_tables,
+    sqlglot_dialect,
+)
 from typedgen.frontends.sql.tsql_mysql_probes import MYSQL_ROUND7
 from typedgen.frontends.sql.tsql_oracle_probes import ORACLE_NATIVE, TSQL_NATIVE
 from typedgen.frontends.sql.warehouse_probes import (
@@ -93,7 +98,15 @@ class SqlDialect:
         # names it, and its probe round-trips there.
         native = cls.include_features & DIALECT_SPECIFIC & tables.features
         features = (tables.features - DIALECT_SPECIFIC) | native
-        features = (features | (cls.include_features - DIALECT_SPECIFIC)) - cls.exclude_features
+        # The others are on where sqlglot reads its own spelling of the probe back to the
+        # same tree (any spelling): Oracle's DATE 'x' is written TO_DATE('x', 'YYYY-MM-DD'),
+        # which reads back as another tree, and so is MySQL's TIMESTAMP 'x'.
+        forced = {
+            f
+            for f in cls.include_features - DIALECT_SPECIFIC
+            if f not in FEATURE_PROBES or _reads_back(cls.sqlglot, FEATURE_PROBES[f])
+        }
+        features = (features | forced) - cls.exclude_features
         if features != tables.features:
             tables = dataclasses.replace(tables, features=features)
         if any(f.name in cls.exclude_functions for f in tables.functions):
@@ -109,6 +122,12 @@ class SqlDialect:
                 tables, identifier_quotes=tables.identifier_quotes + quotes
             )
         return tables
+
+
+@functools.cache
+def _reads_back(dialect: str, sql: str) -> bool:
+    """Whether sqlglot's own spelling of ``sql`` reads back to the tree ``sql`` reads as."""
+    return _round_trips(sql, sqlglot_dialect(dialect), exact=False)
 
 
 @functools.cache

@@ -107,30 +107,42 @@ class DuckdbRules(DuckdbCallRules):
         inner = alt(self.modified_star(), self.ref("expr"))
         return [seq(self.punct("*"), self.keyword("COLUMNS"), self.parens(inner))]
 
-    def slices(self) -> Expr:
+    def slices(self, *, open_start: bool = True) -> Expr:
         """``a[1:2]``, and ``a[:2]``, ``a[1:]``, ``a[:]`` where those round-trip. After ``[:``
         sqlglot reads a name as a parameter (``a[:b]`` is ``a[$b]``), so an end without a start
-        is a number or a parenthesised expression."""
+        is a number or a parenthesised expression. ``open_start=False``: no slice without a
+        start (after a bare type word: ``bigint[:2]`` reads as an array type)."""
         ref, punct = self.ref, self.punct
         forms: list[Expr] = [seq(ref("expr"), punct(":"), ref("expr"))]
         if self.has("slice_open"):
             end = alt(
                 seq(opt(punct("-")), alt(Ref("INTEGER"), Ref("DECIMAL"))), self.parens(ref("expr"))
             )
-            forms += [seq(ref("expr"), punct(":")), seq(punct(":"), opt(end))]
+            forms.append(seq(ref("expr"), punct(":")))
+            if open_start:
+                forms.append(seq(punct(":"), opt(end)))
         return seq(punct("["), alt(*forms), punct("]"))
 
-    def duckdb_postfix(self) -> list[Expr]:
+    def duckdb_postfix(self, *, open_start: bool = True) -> list[Expr]:
         """``a[1:2:3]``, ``a[:-:-1]`` (a ``-`` for the default end): a slice with a step
         (sqlglot reads the step as a unary operand). The end is never left out before the
-        step (``a[1::2]`` lexes as a cast) and the start only before ``-``."""
+        step (``a[1::2]`` lexes as a cast) and the start only before ``-`` (never with
+        ``open_start=False``, as in :meth:`slices`)."""
         if not self.has("slice_step"):
             return []
         ref, punct = self.ref, self.punct
         step = seq(punct(":"), ref("unary"))
         ended = seq(ref("expr"), punct(":"), alt(ref("expr"), punct("-")), step)
         default = seq(punct(":"), punct("-"), step)
-        return [seq(punct("["), alt(ended, default), punct("]"))]
+        return [seq(punct("["), alt(ended, default) if open_start else ended, punct("]"))]
+
+    def open_slices(self) -> bool:
+        """Whether a slice may leave out its start (``a[:2]``, ``a[:-:-1]``): then a bare
+        type word (``bigint``) is a column of its own rules, since sqlglot reads ``bigint[:``
+        as an array type (a random walk found ``string[:]`` in ClickHouse)."""
+        return self.has("subscript") and (
+            (self.has("slice") and self.has("slice_open")) or self.has("slice_step")
+        )
 
     def star_arguments(self) -> list[Expr]:
         """``COUNT(t.*)``, ``f(t.*)``: a table's columns as an argument."""

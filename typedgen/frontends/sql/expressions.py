@@ -283,21 +283,63 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
         ):
             if any(self.has(f) for f in features):
                 postfix.append(seq(punct(sym), ref("primary")))
+        closed: list[Expr] = []  # the subscripts with a start (after a bare type word)
         if self.has("subscript"):
             subscripts.append(seq(punct("["), ref("expr"), punct("]")))
+            if self.tables.type_index:  # DuckDB reads bigint[1] as a type, BIGINT[1]
+                closed.append(subscripts[-1])
             if self.has("slice"):  # a[1:2], and a[:2], a[1:] where those round-trip
                 subscripts.append(self.slices())
+                closed.append(self.slices(open_start=False))
         subscripts += self.duckdb_postfix()
+        closed += self.duckdb_postfix(open_start=False)
+        closed = [*postfix, *closed]
+        casts = list(postfix[:1]) if cast_op and self.has_types() else []  # DATE 'x'::TEXT
         postfix += subscripts
         postfix += self.bigquery_postfix()
         postfix += self.variant_paths()
         if postfix:
-            postfixes = [seq(ref("primary"), star(alt(*postfix)))]
+            base = "primary_base" if self.split_primary() else "primary"
+            postfixes = [seq(ref(base), star(alt(*postfix)))]
+            if self.open_slices():  # bigint[1:2], never bigint[:2] (an array type)
+                postfixes.append(seq(ref("bare_type_word"), star(alt(*closed))))
+            if self.split_primary() and self.literal_forms()[1]:
+                # DATE 'x' takes casts only: sqlglot reads DATE 'x'[1] as CAST('x'[1] AS DATE)
+                # and BigQuery JSON '{}' -> 'a' as JSON ('{}' -> 'a').
+                postfixes.append(seq(ref("typed_literal"), star(alt(*casts))))
             if head is not None and subscripts:  # JSON_EXTRACT(c, 'p')[1]
                 postfixes.append(seq(head, alt(*subscripts), star(alt(*postfix))))
             self.rule("postfix", alt(*postfixes))
         else:
             self.rule("postfix", ref("primary"))
+
+    def split_primary(self) -> bool:
+        """Whether some primaries take no subscript, or only some: where a slice may leave out
+        its start, a bare type word (``bigint[:2]`` reads as an array type); a typed literal
+        (sqlglot reads ``DATE 'x'[1]`` as ``CAST('x'[1] AS DATE)``). ``primary_base`` is
+        then the primaries any subscript may follow."""
+        return self.has("subscript") and (self.open_slices() or bool(self.literal_forms()[1]))
+
+    def literal_forms(self) -> tuple[list[Expr], list[Expr]]:
+        """The literals: plain ones, and typed ones (``DATE 'x'``, ``JSON '{}'``)."""
+        kw = self.keyword
+        literals: list[Expr] = [Ref("INTEGER"), Ref("DECIMAL"), Ref("STRING"), kw("NULL")]
+        if self.has("booleans"):
+            literals += [kw("TRUE"), kw("FALSE")]
+        for i, (kind, _, _) in enumerate(self.tables.string_forms):
+            uescape = kind == "unicode" and self.has("uescape")  # U&'d!0061' UESCAPE '!'
+            string: Expr = Ref(f"PSTRING_{i}")
+            if uescape:
+                string = seq(string, opt(seq(kw("UESCAPE"), Ref("STRING"))))
+            literals.append(string)
+        literals += self.duckdb_literals()
+        typed: list[Expr] = []
+        if self.has("date_literal"):
+            typed.append(seq(kw("DATE"), Ref("STRING")))
+        if self.has("timestamp_literal"):
+            typed.append(seq(kw("TIMESTAMP"), Ref("STRING")))
+        typed += self.typed_literals()
+        return literals, typed
 
     def has_types(self) -> bool:
         """Whether any data type is left for ``CAST`` once the caller's exclusions apply."""
@@ -317,15 +359,26 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
             cast_types = alt(cast_types, formatted)
         if fields := self.cast_field_forms():  # Snowflake's OBJECT(...) ADD FIELDS
             cast_types = alt(cast_types, *fields)
-        primaries: list[Expr] = [ref("literal"), ref("column_ref")]
+        # Where a slice may leave out its start, a bare type word is a column of its own
+        # (bare_type_word: no such slice after it); ``primary`` still takes it.
+        split, typed_columns = self.split_primary(), self.open_slices()
+        primaries: list[Expr] = [
+            ref("value_literal" if split else "literal"),
+            ref("untyped_column" if typed_columns else "column_ref"),
+        ]
         if self.callable_functions() or (self.options.anonymous_calls and self.has("anonymous")):
             primaries.append(ref("call"))  # functions=[] (or none the dialect knows): no calls
         primaries += [self.parens(ref("expr")), self.parens(ref("query"))]
         primaries += self.quoted_calls()  # BigQuery's `p.d.f`(a)
+        casts: list[Expr] = []
         if types:
-            primaries.append(seq(kw("CAST"), self.parens(ref("expr"), kw("AS"), cast_types)))
+            casts.append(seq(kw("CAST"), self.parens(ref("expr"), kw("AS"), cast_types)))
         if self.has("try_cast") and types:
-            primaries.append(seq(kw("TRY_CAST"), cast_body))
+            casts.append(seq(kw("TRY_CAST"), cast_body))
+        # Written with the type last (SingleStore's a :> INT), a cast takes no slice without
+        # a start, as a bare type word does not.
+        typed_casts = typed_columns and not self.has("cast_open_slice")
+        primaries += [] if typed_casts else casts
         if self.has("exists"):
             primaries.append(seq(kw("EXISTS"), self.parens(ref("query"))))
         if self.has("case"):
@@ -374,23 +427,25 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
         primaries += [kw(word.upper()) for word in niladic if self.has(word)]
         # Words read by their text as a call without parentheses (Oracle's SYSDATE).
         primaries += [kw(word) for word in self.tables.niladic_words]
-        self.rule("primary", alt(*primaries))
-        literals: list[Expr] = [Ref("INTEGER"), Ref("DECIMAL"), Ref("STRING"), kw("NULL")]
-        if self.has("booleans"):
-            literals += [kw("TRUE"), kw("FALSE")]
-        if self.has("date_literal"):
-            literals.append(seq(kw("DATE"), Ref("STRING")))
-        if self.has("timestamp_literal"):
-            literals.append(seq(kw("TIMESTAMP"), Ref("STRING")))
-        for i, (kind, _, _) in enumerate(self.tables.string_forms):
-            uescape = kind == "unicode" and self.has("uescape")  # U&'d!0061' UESCAPE '!'
-            string: Expr = Ref(f"PSTRING_{i}")
-            if uescape:
-                string = seq(string, opt(seq(kw("UESCAPE"), Ref("STRING"))))
-            literals.append(string)
-        literals += self.typed_literals()
-        literals += self.duckdb_literals()
-        self.rule("literal", alt(*literals))
+        literals, typed = self.literal_forms()
+        self.rule("literal", alt(*literals, *typed))
+        if split:
+            self.rule("primary_base", alt(*primaries))
+            heads: list[Expr] = []
+            plain = literals
+            if typed_columns:
+                # NULL is a type word too (NULL[:2] fails to parse); bare_type_word is made
+                # with the names (CallRules.type_word_rules).
+                plain = [e for e in literals if e != kw("NULL")]
+                self.type_heads = [kw("NULL"), *(casts if typed_casts else [])]
+                heads.append(ref("bare_type_word"))
+            if typed:
+                self.rule("typed_literal", alt(*typed))
+                heads.append(ref("typed_literal"))
+            self.rule("value_literal", alt(*plain))
+            self.rule("primary", alt(ref("primary_base"), *heads))
+        else:
+            self.rule("primary", alt(*primaries))
         self.calls()
         self.window()
 

@@ -89,6 +89,9 @@ class Role:
     """A table of the caller's schema."""
     column: bool = False
     """A column of the caller's schema."""
+    type_word: bool = False
+    """A keyword of the parser's type tokens (``bigint``): as a bare column, no slice without
+    a start may follow it (``bigint[:2]`` reads as an array type)."""
     no_cte: bool = False
     """Names things, but no common table expression (``WITH recursive AS``: a modifier)."""
     operator_counts: tuple[int, ...] = ()
@@ -132,6 +135,7 @@ class Role:
             (self.table, "TBL"),
             (self.column, "COL"),
             (self.no_cte, "NCTE"),
+            (self.type_word, "TY"),
         ):
             if flag:
                 parts.append(name)
@@ -170,6 +174,9 @@ class Lexicon:
         current_date``): the checking language only (set by the builder). sqlglot round-trips
         them, but databases refuse most (SQLite: ``near "from": syntax error``), so generation
         never offers them."""
+        self.type_words = False
+        """Whether words of the parser's type tokens get terminals of their own (``Role.
+        type_word``): where a slice may leave out its start (set by the builder)."""
         self.unnamed: set[str] = set()
         """Words that name nothing in this grammar (set by a construct that reads them by
         their text where a name could start: MATCH_RECOGNIZE's FINAL and RUNNING)."""
@@ -279,6 +286,7 @@ class Lexicon:
             table=entry.table,
             column=entry.column,
             no_cte=free and ident and word in t.cte_refused,
+            type_word=self.type_words and free and ident and t.keywords.get(word) in t.type_tokens,
         )
 
     # -- output ----------------------------------------------------------------------------
@@ -351,6 +359,8 @@ class Lexicon:
             "cte_name": ["IDENT"],
             "schema_table": [],
             "schema_column": [],
+            "type_ident": [],
+            "schema_type_column": [],
         }
         for role, names in sorted(terminal_of_role.items(), key=lambda kv: kv[0].tag()):
             for flag, cls in (
@@ -364,6 +374,9 @@ class Lexicon:
                 # Unquoted, a schema name must also be usable as a name (a table: in FROM).
                 (role.table and (role.ident or role.table_name), "schema_table"),
                 (role.column and role.ident, "schema_column"),
+                # Bare before [, read as a type (bigint[:2]): see ExpressionRules.operators.
+                (role.ident and role.type_word, "type_ident"),
+                (role.column and role.ident and role.type_word, "schema_type_column"),
             ):
                 if flag:
                     classes[cls].extend(names)

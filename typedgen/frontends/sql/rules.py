@@ -168,6 +168,10 @@ class RuleBuilder:
         self.keep_tail: Expr = empty()
         self.named_scalar: list[Expr] = []
         self.named_table: list[Expr] = []
+        # Bare type words (ExpressionRules.primaries, CallRules.type_word_rules): the other
+        # primaries no slice without a start may follow (NULL), and a name's pieces.
+        self.type_heads: list[Expr] = []
+        self.column_pieces: tuple[Expr, int, list[Expr]] = (empty(), 0, [])
 
     def keyword(self, *words: str) -> Expr:
         """The terminals of fixed-syntax words, in sequence."""
@@ -264,7 +268,7 @@ class RuleBuilder:
     def duckdb_unary(self) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - DuckdbRules
 
-    def duckdb_postfix(self) -> list[Expr]:
+    def duckdb_postfix(self, *, open_start: bool = True) -> list[Expr]:
         raise NotImplementedError  # pragma: no cover - DuckdbRules
 
     def star_arguments(self) -> list[Expr]:
@@ -294,7 +298,10 @@ class RuleBuilder:
     def filter_where(self) -> Expr:
         raise NotImplementedError  # pragma: no cover - DuckdbRules
 
-    def slices(self) -> Expr:
+    def slices(self, *, open_start: bool = True) -> Expr:
+        raise NotImplementedError  # pragma: no cover - DuckdbRules
+
+    def open_slices(self) -> bool:
         raise NotImplementedError  # pragma: no cover - DuckdbRules
 
     def column_aggregates(self) -> list[Expr]:

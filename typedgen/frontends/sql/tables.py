@@ -241,6 +241,12 @@ class DialectTables:
     """Words the parser reads by their text as a function without parentheses that name
     nothing (``word_roles``' first flag off) but read back as a value where one may stand
     (Oracle's ``SYSDATE``): primaries of their own."""
+    type_tokens: frozenset[str] = frozenset()
+    """The parser's ``TYPE_TOKENS``: a keyword of one of these, bare, before ``[`` is read as
+    a type (``bigint[:2]`` fails to parse: an array type, then ``:``)."""
+    type_index: bool = True
+    """Whether a bare type word before ``[1]`` is a column with a subscript (not where
+    sqlglot reads ``bigint[1]`` as a fixed-size array type: DuckDB)."""
     cte_refused: frozenset[str] = frozenset()
     """Words that name things (``word_roles``' first flag) but no common table expression:
     sqlglot reads them as a WITH modifier there (``WITH recursive AS (...)``), probed by
@@ -605,6 +611,23 @@ def _operator_heads(name: str, k: int, dialect: Any) -> bool:
                 if not _round_trips(place.format(h=form.format(c=call)), dialect, exact=False):
                     return False
     return tried > 0
+
+
+def _type_index(dialect: Any, type_words: set[str]) -> bool:
+    """Whether ``SELECT w[1] FROM t`` reads as a subscript of the column ``w`` for the common
+    type words ``w`` of the dialect (DuckDB reads ``bigint[1]`` as the type ``BIGINT[1]``)."""
+    import sqlglot
+    from sqlglot import exp
+
+    for word in sorted(type_words & {"INT", "BIGINT", "TEXT", "DATE", "JSON", "STRING"}):
+        try:
+            tree = sqlglot.parse_one(f"SELECT {word.lower()}[1] FROM t", read=dialect)
+        except Exception:  # sqlglot's errors
+            return False
+        item = tree.selects[0] if isinstance(tree, exp.Select) else None
+        if not (isinstance(item, exp.Bracket) and isinstance(item.this, exp.Column)):
+            return False
+    return True
 
 
 def _probe_arity(name: str, dialect: Any) -> Arity | None:
@@ -1070,6 +1093,8 @@ def _read_tables(name: str) -> DialectTables:
         word_roles=word_roles,
         name_roles={w: roles for w, roles in name_roles.items() if any(roles)},
         cte_refused=cte_refused,
+        type_tokens=type_tokens,
+        type_index=_type_index(dialect, {w for w, t in keywords.items() if t in type_tokens}),
         niladic_words=niladic,
         symbols=tuple(
             sorted(

@@ -8,7 +8,7 @@ date part is written by its canonical name (``EXTRACT(DAYOFMONTH FROM a)`` as ``
 a)``); a dollar-quoted string (``$$a$$``, a ``RawString``) is written as the plain string ``'a'``;
 T-SQL writes a derived table's column ``c`` as ``c AS c`` (the same output name); DuckDB
 writes ``JSON_EXTRACT(c, 'p') = 1`` as ``(c -> 'p') = 1`` (a call written as an operator,
-parenthesised).
+parenthesised), and PostgreSQL ``ARRAY[1][1]`` as ``(ARRAY[1])[1]``.
 A round trip keeps the meaning of each, so the probes and the soundness tests compare trees
 with those marks aside.
 """
@@ -65,13 +65,7 @@ def _canonical(tree: Any, dialect: Any) -> Any:
             # CONVERT(a USING `x y`) is written CAST(a AS CHAR CHARACTER SET `x y`), whose
             # charset reads back as a word: one charset name, quoted or not.
             node.set("kind", exp.Var(this=node.args["kind"].name))
-        if (
-            isinstance(node, exp.Paren)
-            and isinstance(node.this, exp.Binary)
-            and (isinstance(node.this, exp.Func))
-        ):
-            # DuckDB's JSON_EXTRACT(c, 'p') = 1 is written (c -> 'p') = 1: a call written as
-            # an operator is parenthesised where it stands in another operator.
+        if isinstance(node, exp.Paren) and _spelling_paren(node):
             node.replace(node.this)
             continue
         if isinstance(node, exp.Paren) and _interval_amount(node):
@@ -87,6 +81,22 @@ def _canonical(tree: Any, dialect: Any) -> Any:
             name = node.this.name.upper()
             node.set("this", exp.Var(this=parts.get(name, name)))
     return tree
+
+
+def _spelling_paren(node: Any) -> bool:
+    """Whether the parentheses ``node`` are the writer's alone: DuckDB writes
+    ``JSON_EXTRACT(c, 'p') = 1`` as ``(c -> 'p') = 1`` (a call written as an operator, inside
+    another operator), PostgreSQL ``ARRAY[1][1]`` as ``(ARRAY[1])[1]``."""
+    from sqlglot import exp
+
+    inner = node.this
+    if isinstance(inner, exp.Binary) and isinstance(inner, exp.Func):
+        return True
+    return bool(
+        isinstance(inner, exp.Array)
+        and isinstance(node.parent, exp.Bracket)
+        and node.arg_key == "this"
+    )
 
 
 def _interval_amount(node: Any) -> bool:
