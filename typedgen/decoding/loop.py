@@ -48,6 +48,7 @@ from typedgen.decoding.loops import (
     find_repetition,
     inside_free_text,
     long_run,
+    run_eligible,
     run_start,
     tokens_spelling_prefix,
     trailing_digits,
@@ -574,7 +575,7 @@ class Decoder:
             short = len(unit) < guard.structure_bytes  # structure_bytes=0: none across lexemes
             loop = short and long_run(unit, span, guard.run_bytes)
             base = run_start(unit, guard)
-            if short and not loop and long_run(unit, b"x" * guard.run_bytes, guard.run_bytes):
+            if short and not loop and run_eligible(unit, guard.run_bytes):
                 return _Steer()  # not yet: looked at again as the run grows
         if not loop:
             row.not_loop = (found.start, found.unit)

@@ -68,6 +68,7 @@ __all__ = [
     "find_repetition",
     "long_run",
     "loop_guard_from",
+    "run_eligible",
     "run_start",
     "trailing_digits",
 ]
@@ -239,10 +240,16 @@ def trailing_digits(tokens: list[int], pieces: Sequence[bytes], limit: int) -> i
     return count
 
 
+def run_eligible(unit: bytes, run_bytes: int) -> bool:
+    """Whether repetitions of a short ``unit`` may ever make a long run: ``run_bytes`` is on
+    (not ``0``) and the unit holds an ASCII letter or digit."""
+    return run_bytes > 0 and any(chr(b).isalnum() for b in unit if b < 0x80)
+
+
 def long_run(unit: bytes, span: bytes, run_bytes: int) -> bool:
     """Whether repetitions of a short ``unit`` spanning ``span`` are a long run: at least
-    ``run_bytes`` (``0``: never), of a unit holding an ASCII letter or digit."""
-    return 0 < run_bytes <= len(span) and any(chr(b).isalnum() for b in unit if b < 0x80)
+    ``run_bytes`` of a unit that may make one (:func:`run_eligible`)."""
+    return run_eligible(unit, run_bytes) and run_bytes <= len(span)
 
 
 def run_start(unit: bytes, guard: LoopGuard) -> int:
