@@ -238,9 +238,9 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
             self.rule("bitwise", alt(seq(ref("term"), star(bit_step)), *bit_heads))
         else:
             self.rule("bitwise", ref("term"))
-        factor_ops: list[Expr] = [punct("*"), punct("/")]
-        factor_ops += [punct("%")] if self.has("mod_operator") else []
-        factor_ops += self.distance_operators()
+        arithmetic: list[Expr] = [punct("*"), punct("/")]
+        arithmetic += [punct("%")] if self.has("mod_operator") else []
+        factor_ops = [*arithmetic, *self.distance_operators()]
         term_steps: list[Expr] = [seq(alt(punct("+"), punct("-")), ref("factor"))]
         collations: list[Expr] = []
         if self.has("collate") or self.has("collate_quoted"):
@@ -259,8 +259,7 @@ class ExpressionRules(WarehouseRules, PgMysqlRules):
             first = seq(first, star(seq(self.keyword("AT", "TIME", "ZONE"), ref("unary"))))
         factor_heads: list[Expr] = []
         if head is not None:  # * / % only (as probed)
-            step = seq(alt(*factor_ops[: 3 if self.has("mod_operator") else 2]), ref("unary"))
-            factor_heads.append(seq(head, Repeat(step, 1)))
+            factor_heads.append(seq(head, Repeat(seq(alt(*arithmetic), ref("unary")), 1)))
         self.rule(
             "factor", alt(seq(first, star(seq(alt(*factor_ops), ref("unary")))), *factor_heads)
         )

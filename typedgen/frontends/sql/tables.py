@@ -545,10 +545,10 @@ def _operands_kept(name: str, k: int, dialect: Any) -> bool:
 
 
 # The operators a call written as an operator may stand first in ({c}: the call with plain
-# operands), as the grammar offers them (``ExpressionRules.operator_heads``), and where each
-# form is then tried ({h}). A subscript is a unary operand, so it is tried where one stands;
-# the others where a value or a condition does. Not BETWEEN, nor an arrow: DuckDB writes
-# ``JSON_EXTRACT(a, 'p') -> 'q'`` as ``a -> 'p' -> 'q'``, and ``-a -> 'p' -> 'q'`` under a sign.
+# operands), as the grammar offers them (``CallRules.operator_head``, used by ExpressionRules),
+# and where each form is then tried ({h}). A subscript is a unary operand, so it is tried where
+# one stands; the others where a value or a condition does. Not BETWEEN, nor an arrow: DuckDB
+# writes ``JSON_EXTRACT(a, 'p') -> 'q'`` as ``a -> 'p' -> 'q'`` (and under a sign, ``-a -> ...``).
 _HEAD_POSTFIX = ("{c}[1]", "{c}[1:2]", "{c}[1:2:1]")
 _HEAD_OTHER = (
     *(f"{{c}} {op} z" for op in ("*", "/", "%", "+", "-", "COLLATE", "||", "&", "|", "^")),
@@ -596,8 +596,8 @@ def _operator_heads(name: str, k: int, dialect: Any) -> bool:
     reads as the same). Each form of :data:`_HEAD_POSTFIX` and :data:`_HEAD_OTHER` whose
     column twin (``z`` for the call) round-trips in a place must round-trip there with the
     call. Bare, such a call is no operand (``-JSON_EXTRACT(c, 'p')`` is written ``-c -> 'p'``,
-    and DuckDB reads ``COALESCE(c -> 'p', 1)`` as a lambda), and SQLite's ``GLOB(a, b) = 1``
-    is written ``b GLOB a = 1``, another tree."""
+    and DuckDB reads ``COALESCE(c -> 'p', 1)`` as a lambda), and SQLite's ``GLOB(a, b) * 2``
+    is written ``b GLOB a * 2``, another tree."""
     if k < 1:
         return False
     call = f"{name}({', '.join(f'x{i}' for i in range(1, k + 1))})"
