@@ -545,3 +545,15 @@ def test_variadic_takes_a_bitwise_operand() -> None:
     for operand in ("b || c", "ARRAY[b, c]"):
         text = f"SELECT JSON_EXTRACT_PATH(a, VARIADIC {operand}) FROM t"
         assert sql_accepts(sql, text) and round_trips(text, "postgres")[0], text
+
+
+@pytest.mark.parametrize("dialect", ["postgres", "snowflake", "duckdb"])
+def test_named_arguments_named_by_keywords(dialect: str) -> None:
+    """A named argument's name is any unquoted name, keywords too (``f(count => 1)``); a
+    quoted one is refused (``f("a b" => 1)`` is written ``f(a b => 1)``, which fails)."""
+    sql = typedgen.Sql(dialect, functions="any", whitespace="check")
+    text = "SELECT my_udf(count => 1, year => 2)"
+    assert sql_accepts(sql, text) and round_trips(text, dialect)[0]
+    quoted = 'SELECT my_udf("a b" => 1)'
+    assert not round_trips(quoted, dialect)[0]
+    assert not sql_accepts(sql, quoted)

@@ -188,13 +188,18 @@ class CallRules(WarehouseRules):
             self.rule(name, alt(*(Ref(t) for t in self.with_quoted(terminals))))
         if self.open_slices():
             self.type_word_rules(classes)
+        bare = alt(*(Ref(t) for t in classes["ident"]))  # the names, unquoted
         if self.has("table_hint"):
             # A hint is a bare word: sqlglot writes WITH ("< b") unquoted, which does not parse.
-            self.rule("hint_name", alt(*(Ref(t) for t in classes["ident"])))
+            self.rule("hint_name", bare)
         if self.has("star_apply"):
             # So is ClickHouse's APPLY(f): APPLY("{ a") is written APPLY({ a), and APPLY("f")
             # as APPLY(f), another identifier (unquoted).
-            self.rule("apply_name", alt(*(Ref(t) for t in classes["ident"])))
+            self.rule("apply_name", bare)
+        if self.options.anonymous_calls and self.has("named_argument"):
+            # And a named argument's name (f("a b" => 1) is written f(a b => 1)); a keyword
+            # that names things is one too (MAKE_INTERVAL(years => 1)).
+            self.rule("argument_name", bare)
         self.call_rule(by_role)
         self.type_rule(by_role)
         self.path_key_rule()
@@ -280,7 +285,7 @@ class CallRules(WarehouseRules):
             # invents functions the database does not have.
             arg: Expr = alt(ref("expr"), *self.star_arguments())
             if self.has("named_argument"):
-                arg = alt(arg, seq(Ref("IDENT"), self.punct("=>"), ref("expr")))
+                arg = alt(arg, seq(ref("argument_name"), self.punct("=>"), ref("expr")))
             if self.has("walrus_argument"):  # DuckDB's my_udf(a := 1)
                 arg = alt(arg, seq(ref("ident"), self.punct(":="), ref("expr")))
             args = self.separated(arg)
